@@ -1,0 +1,54 @@
+// Every setting Atelier reads from the environment, parsed once; defaults work on a fresh machine.
+import { z } from 'zod';
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.string().min(1).default('sqlite:./data/atelier.sqlite'),
+  REDIS_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  NODE_ENV: z.string().default('development'),
+});
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  redisUrl?: string;
+  logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  production: boolean;
+}
+
+/** `sqlite:<path>` or a bare path means SQLite; `postgres://` / `postgresql://` means PostgreSQL. */
+export function parseDatabaseUrl(url: string): DatabaseConfig {
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  const path = url.replace(/^sqlite:(\/\/)?/, '');
+  if (!path) throw new Error('DATABASE_URL: an SQLite URL needs a file path, e.g. sqlite:./data/atelier.sqlite');
+  return { kind: 'sqlite', path };
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: parseDatabaseUrl(e.DATABASE_URL),
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    production: e.NODE_ENV === 'production',
+  };
+}
+
+/** A config for tests and embedding: the defaults, overridden field by field. */
+export function makeConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), ...overrides };
+}

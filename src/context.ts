@@ -1,0 +1,54 @@
+// The per-request context: the app's services and fresh dataloaders, so that a page of rows
+// resolves its related rows with one query per level, never one per row.
+import DataLoader from 'dataloader';
+import type { StatusTransitionRow, TaskInputRow, TrajectoryRow } from './db/entities';
+import type { MetricsService } from './metrics/metrics.service';
+import { runFromRow, type TrainingRun } from './runs/run.model';
+import type { RunsRepo } from './runs/runs.repo';
+import type { RunsService } from './runs/runs.service';
+import type { TrajectoriesRepo } from './trajectories/trajectories.repo';
+import type { TrajectoriesService } from './trajectories/trajectories.service';
+
+export interface Services {
+  runs: RunsService;
+  runsRepo: RunsRepo;
+  trajectories: TrajectoriesService;
+  trajectoriesRepo: TrajectoriesRepo;
+  metrics: MetricsService;
+}
+
+export interface Loaders {
+  runById: DataLoader<number, TrainingRun | null>;
+  trajectoryById: DataLoader<number, TrajectoryRow | null>;
+  statusHistoryByRunId: DataLoader<number, StatusTransitionRow[]>;
+  taskInputsByRunId: DataLoader<number, TaskInputRow[]>;
+}
+
+export interface Context {
+  services: Services;
+  loaders: Loaders;
+}
+
+function byKey<K, V>(keys: readonly K[], rows: V[], key: (row: V) => K): (V | null)[] {
+  const map = new Map(rows.map((r) => [key(r), r]));
+  return keys.map((k) => map.get(k) ?? null);
+}
+
+function groupBy<K, V>(keys: readonly K[], rows: V[], key: (row: V) => K): V[][] {
+  const map = new Map<K, V[]>(keys.map((k) => [k, []]));
+  for (const r of rows) map.get(key(r))?.push(r);
+  return keys.map((k) => map.get(k) ?? []);
+}
+
+export function createLoaders(s: Services): Loaders {
+  return {
+    runById: new DataLoader(async (ids) => byKey(ids, (await s.runsRepo.findByIds(ids)).map(runFromRow), (r) => r.id)),
+    trajectoryById: new DataLoader(async (ids) => byKey(ids, await s.trajectoriesRepo.findByIds(ids), (r) => r.id)),
+    statusHistoryByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runsRepo.transitionsForRuns(ids), (r) => r.runId)),
+    taskInputsByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runsRepo.taskInputsForRuns(ids), (r) => r.runId)),
+  };
+}
+
+export function createContext(services: Services): Context {
+  return { services, loaders: createLoaders(services) };
+}

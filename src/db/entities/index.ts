@@ -1,0 +1,12 @@
+export * from './training-run.entity';
+export * from './trajectory.entity';
+export * from './status-transition.entity';
+export * from './metric-point.entity';
+export * from './task-input.entity';
+import { TrainingRunEntity } from './training-run.entity';
+import { TrajectoryEntity } from './trajectory.entity';
+import { StatusTransitionEntity } from './status-transition.entity';
+import { MetricPointEntity } from './metric-point.entity';
+import { TaskInputEntity } from './task-input.entity';
+
+export const entities = [TrainingRunEntity, TrajectoryEntity, StatusTransitionEntity, MetricPointEntity, TaskInputEntity];

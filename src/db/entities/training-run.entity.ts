@@ -1,0 +1,63 @@
+// The `training_runs` table, in the seed's layout (snake_case, ISO-8601 text dates, JSON as text)
+// so that the seed's TrainingRun.from_row reads Atelier's rows and Atelier reads rows from its to_dict.
+import { EntitySchema } from 'typeorm';
+
+export interface TrainingRunRow {
+  id: number;
+  uuid: string;
+  status: string;
+  modelName: string;
+  projectName: string;
+  trainedModelName: string | null;
+  taskDescription: string;
+  numExamples: number;
+  rolloutsPerGroup: number;
+  learningRate: number;
+  numEpochs: number;
+  maxSteps: number | null;
+  systemPrompt: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  /** TrainingMetrics as JSON text with the seed's snake_case keys. */
+  metrics: string | null;
+  error: string | null;
+  /** JSON object as text; the seed writes NULL for an empty config. */
+  config: string | null;
+  /** Not in the seed: metrics.avg_reward copied out so runs can be filtered and ordered by it through an index. */
+  avgReward: number | null;
+}
+
+export const TrainingRunEntity = new EntitySchema<TrainingRunRow>({
+  name: 'TrainingRun',
+  tableName: 'training_runs',
+  columns: {
+    id: { type: 'integer', primary: true, generated: 'increment' },
+    uuid: { type: 'varchar', length: 36, unique: true },
+    status: { type: 'varchar', length: 16 },
+    modelName: { name: 'model_name', type: 'varchar', length: 200 },
+    projectName: { name: 'project_name', type: 'varchar', length: 200 },
+    trainedModelName: { name: 'trained_model_name', type: 'varchar', length: 200, nullable: true },
+    taskDescription: { name: 'task_description', type: 'text' },
+    numExamples: { name: 'num_examples', type: 'integer' },
+    rolloutsPerGroup: { name: 'rollouts_per_group', type: 'integer' },
+    learningRate: { name: 'learning_rate', type: 'double precision' },
+    numEpochs: { name: 'num_epochs', type: 'integer' },
+    maxSteps: { name: 'max_steps', type: 'integer', nullable: true },
+    systemPrompt: { name: 'system_prompt', type: 'text', nullable: true },
+    createdAt: { name: 'created_at', type: 'varchar', length: 32 },
+    startedAt: { name: 'started_at', type: 'varchar', length: 32, nullable: true },
+    completedAt: { name: 'completed_at', type: 'varchar', length: 32, nullable: true },
+    metrics: { type: 'text', nullable: true },
+    error: { type: 'text', nullable: true },
+    config: { type: 'text', nullable: true },
+    avgReward: { name: 'avg_reward', type: 'double precision', nullable: true },
+  },
+  indices: [
+    { name: 'IDX_training_runs_created', columns: ['createdAt', 'id'] },
+    { name: 'IDX_training_runs_avg_reward', columns: ['avgReward', 'id'] },
+    { name: 'IDX_training_runs_status', columns: ['status', 'createdAt'] },
+    { name: 'IDX_training_runs_project', columns: ['projectName', 'createdAt'] },
+    { name: 'IDX_training_runs_model', columns: ['modelName', 'createdAt'] },
+  ],
+});

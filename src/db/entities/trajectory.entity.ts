@@ -1,0 +1,43 @@
+// The `trajectories` table, in the seed's TrajectoryRecord layout plus `step`, copied out of
+// task_input so that filters and keyset pages over a run's steps use an index.
+import { EntitySchema } from 'typeorm';
+
+export interface TrajectoryRow {
+  id: number;
+  uuid: string;
+  runId: number;
+  /** TaskInput as JSON text: {"step", "input_text", "context"}. */
+  taskInput: string;
+  /** [{"role", "content"}] as JSON text. */
+  messages: string;
+  reward: number | null;
+  /** JSON object as text; the seed writes NULL when empty. */
+  metadata: string | null;
+  createdAt: string;
+  /** Not in the seed: task_input.step; NULL on rows written by other tools, read from task_input then. */
+  step: number | null;
+}
+
+export const TrajectoryEntity = new EntitySchema<TrajectoryRow>({
+  name: 'Trajectory',
+  tableName: 'trajectories',
+  columns: {
+    id: { type: 'integer', primary: true, generated: 'increment' },
+    uuid: { type: 'varchar', length: 36, unique: true },
+    runId: { name: 'run_id', type: 'integer' },
+    taskInput: { name: 'task_input', type: 'text' },
+    messages: { type: 'text' },
+    reward: { type: 'double precision', nullable: true },
+    metadata: { type: 'text', nullable: true },
+    createdAt: { name: 'created_at', type: 'varchar', length: 32 },
+    step: { type: 'integer', nullable: true },
+  },
+  relations: {
+    run: { type: 'many-to-one', target: 'TrainingRun', joinColumn: { name: 'run_id' }, onDelete: 'CASCADE' },
+  } as never,
+  indices: [
+    { name: 'IDX_trajectories_run_created', columns: ['runId', 'createdAt', 'id'] },
+    { name: 'IDX_trajectories_run_reward', columns: ['runId', 'reward', 'id'] },
+    { name: 'IDX_trajectories_run_step', columns: ['runId', 'step', 'id'] },
+  ],
+});

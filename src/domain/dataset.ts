@@ -1,0 +1,59 @@
+// ART's dataset iteration (iterate_dataset): the seed's TrainingInputBatch(step, epoch, epoch_step, items).
+// Each epoch shuffles the items deterministically by the epoch number; batches are consecutive
+// slices; step = epoch * stepsPerEpoch + epochStep; steps below initialStep are skipped (resume);
+// maxSteps ends early.
+
+export interface Batch<T> {
+  step: number;
+  epoch: number;
+  epochStep: number;
+  items: T[];
+}
+
+export function stepsPerEpoch(itemCount: number, groupsPerStep: number): number {
+  return Math.ceil(itemCount / groupsPerStep);
+}
+
+export function totalSteps(itemCount: number, groupsPerStep: number, numEpochs: number, maxSteps: number | null): number {
+  const all = stepsPerEpoch(itemCount, groupsPerStep) * numEpochs;
+  return maxSteps === null ? all : Math.min(all, maxSteps);
+}
+
+/** mulberry32: a small, well-distributed PRNG so a shuffle depends only on its seed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function shuffleForEpoch<T>(items: readonly T[], epoch: number): T[] {
+  const out = items.slice();
+  const rand = prng(epoch + 1);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+export function* iterateDataset<T>(
+  items: readonly T[],
+  opts: { groupsPerStep: number; numEpochs: number; initialStep?: number; maxSteps?: number | null },
+): Generator<Batch<T>> {
+  const perEpoch = stepsPerEpoch(items.length, opts.groupsPerStep);
+  const cap = totalSteps(items.length, opts.groupsPerStep, opts.numEpochs, opts.maxSteps ?? null);
+  for (let epoch = 0; epoch < opts.numEpochs; epoch++) {
+    const shuffled = shuffleForEpoch(items, epoch);
+    for (let epochStep = 0; epochStep < perEpoch; epochStep++) {
+      const step = epoch * perEpoch + epochStep;
+      if (step >= cap) return;
+      if (step < (opts.initialStep ?? 0)) continue;
+      yield { step, epoch, epochStep, items: shuffled.slice(epochStep * opts.groupsPerStep, (epochStep + 1) * opts.groupsPerStep) };
+    }
+  }
+}

@@ -1,0 +1,47 @@
+// The typed errors clients handle: each implements `interface Error { message }`.
+import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError, type ValidationIssue } from '../errors';
+import { builder } from './builder';
+
+export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
+  description: 'An expected outcome a client should handle, such as invalid input or a missing run.',
+  fields: (t) => ({ message: t.exposeString('message') }),
+});
+
+const ValidationIssueRef = builder.objectRef<ValidationIssue>('ValidationIssue').implement({
+  description: 'One broken rule: which field, which rule, and a message for people.',
+  fields: (t) => ({
+    field: t.exposeString('field', { description: 'Dotted path of the field, e.g. input.learningRate.' }),
+    rule: t.exposeString('rule', { description: 'The rule that failed, e.g. too_big, too_small, invalid_format.' }),
+    message: t.exposeString('message'),
+  }),
+});
+
+builder.objectType(ValidationError, {
+  name: 'ValidationError',
+  description: 'The input broke one or more rules; nothing was changed.',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ issues: t.field({ type: [ValidationIssueRef], resolve: (e) => e.issues }) }),
+});
+
+builder.objectType(NotFoundError, {
+  name: 'NotFoundError',
+  description: 'The object named does not exist (or no longer does).',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ entity: t.exposeString('entity'), key: t.exposeString('key') }),
+});
+
+builder.objectType(IllegalTransitionError, {
+  name: 'IllegalTransitionError',
+  description: "The run's state machine does not allow this change; nothing was changed.",
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    from: t.string({ resolve: (e) => e.from.toUpperCase() }),
+    to: t.string({ resolve: (e) => e.to.toUpperCase() }),
+  }),
+});
+
+builder.objectType(ConflictError, {
+  name: 'ConflictError',
+  description: 'The change conflicts with what is stored (a duplicate, or a run that is still active); nothing was changed.',
+  interfaces: [ErrorInterface],
+});

@@ -1,0 +1,21 @@
+// Builds the schema: imports every module that adds types or fields, then prints nothing itself.
+import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
+import { builder } from './builder';
+import './scalars';
+import './errors';
+import '../runs/runs.graphql';
+import '../trajectories/trajectories.graphql';
+import '../metrics/metrics.graphql';
+
+let schema: GraphQLSchema | undefined;
+
+/** The executable schema, built once. */
+export function getSchema(): GraphQLSchema {
+  schema ??= builder.toSchema();
+  return schema;
+}
+
+/** The schema sorted for printing, so schema.graphql diffs stay readable. */
+export function getSortedSchema(): GraphQLSchema {
+  return lexicographicSortSchema(getSchema());
+}

@@ -1,0 +1,30 @@
+// Validation rules for run input, shared by the GraphQL layer (through plugin-zod) and anything
+// else that creates runs.
+import { z } from 'zod';
+import { jsonObject, text } from '../graphql/json-rules';
+
+export const RUN_LIMITS = {
+  name: 200,
+  taskDescription: 20_000,
+  systemPrompt: 20_000,
+  reason: 10_000,
+  numExamples: 100_000,
+  rolloutsPerGroup: 128,
+  numEpochs: 1_000,
+  maxSteps: 10_000_000,
+  configBytes: 64 * 1024,
+} as const;
+
+export const runRules = {
+  uuid: z.string().uuid({ message: 'must be a UUID' }),
+  name: text(RUN_LIMITS.name),
+  taskDescription: text(RUN_LIMITS.taskDescription),
+  systemPrompt: text(RUN_LIMITS.systemPrompt),
+  reason: z.string().max(RUN_LIMITS.reason, { message: `must be at most ${RUN_LIMITS.reason} characters` }),
+  numExamples: z.number().int().min(1).max(RUN_LIMITS.numExamples),
+  rolloutsPerGroup: z.number().int().min(1).max(RUN_LIMITS.rolloutsPerGroup),
+  numEpochs: z.number().int().min(1).max(RUN_LIMITS.numEpochs),
+  learningRate: z.number().gt(0, { message: 'must be greater than 0' }).lte(1, { message: 'must be at most 1' }),
+  maxSteps: z.number().int().min(1).max(RUN_LIMITS.maxSteps),
+  config: jsonObject(RUN_LIMITS.configBytes),
+};

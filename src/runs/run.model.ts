@@ -1,0 +1,111 @@
+// A training run as the rest of Atelier sees it, and its conversion to and from the seed's row layout.
+import type { TrainingRunRow } from '../db/entities';
+import type { TrainingStatus } from '../domain/status-machine';
+
+/** The seed's TrainingMetrics. */
+export interface TrainingMetrics {
+  totalTrajectories: number;
+  avgReward: number | null;
+  minReward: number | null;
+  maxReward: number | null;
+  trainingLoss: number | null;
+  epoch: number;
+  step: number;
+}
+
+export interface TrainingRun {
+  id: number;
+  uuid: string;
+  status: TrainingStatus;
+  modelName: string;
+  projectName: string;
+  trainedModelName: string | null;
+  taskDescription: string;
+  numExamples: number;
+  rolloutsPerGroup: number;
+  learningRate: number;
+  numEpochs: number;
+  maxSteps: number | null;
+  systemPrompt: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  metrics: TrainingMetrics | null;
+  error: string | null;
+  config: Record<string, unknown>;
+}
+
+export const EMPTY_METRICS: TrainingMetrics = {
+  totalTrajectories: 0,
+  avgReward: null,
+  minReward: null,
+  maxReward: null,
+  trainingLoss: null,
+  epoch: 0,
+  step: 0,
+};
+
+export function parseDate(text: string): Date;
+export function parseDate(text: string | null): Date | null;
+export function parseDate(text: string | null): Date | null {
+  return text === null ? null : new Date(text);
+}
+
+/** JSON text (or NULL, as the seed writes for empty objects) to an object. */
+export function parseJsonObject(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  const value: unknown = JSON.parse(text);
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The seed serializes TrainingMetrics with snake_case keys (pydantic's model_dump_json). */
+export function metricsToJson(m: TrainingMetrics): string {
+  return JSON.stringify({
+    total_trajectories: m.totalTrajectories,
+    avg_reward: m.avgReward,
+    min_reward: m.minReward,
+    max_reward: m.maxReward,
+    training_loss: m.trainingLoss,
+    epoch: m.epoch,
+    step: m.step,
+  });
+}
+
+export function metricsFromJson(text: string | null): TrainingMetrics | null {
+  if (!text) return null;
+  const o = JSON.parse(text) as Record<string, unknown>;
+  const num = (v: unknown) => (typeof v === 'number' ? v : null);
+  return {
+    totalTrajectories: num(o.total_trajectories) ?? 0,
+    avgReward: num(o.avg_reward),
+    minReward: num(o.min_reward),
+    maxReward: num(o.max_reward),
+    trainingLoss: num(o.training_loss),
+    epoch: num(o.epoch) ?? 0,
+    step: num(o.step) ?? 0,
+  };
+}
+
+export function runFromRow(row: TrainingRunRow): TrainingRun {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    status: row.status as TrainingStatus,
+    modelName: row.modelName,
+    projectName: row.projectName,
+    trainedModelName: row.trainedModelName,
+    taskDescription: row.taskDescription,
+    numExamples: row.numExamples,
+    rolloutsPerGroup: row.rolloutsPerGroup,
+    learningRate: row.learningRate,
+    numEpochs: row.numEpochs,
+    maxSteps: row.maxSteps,
+    systemPrompt: row.systemPrompt,
+    createdAt: parseDate(row.createdAt),
+    startedAt: parseDate(row.startedAt),
+    completedAt: parseDate(row.completedAt),
+    metrics: metricsFromJson(row.metrics),
+    error: row.error,
+    config: parseJsonObject(row.config),
+  };
+}

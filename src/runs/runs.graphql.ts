@@ -1,0 +1,279 @@
+// GraphQL types and fields for training runs. Thin: parse arguments, call a service or repo, return.
+import { TRAINING_STATUSES, type TrainingStatus } from '../domain/status-machine';
+import { iterateDataset } from '../domain/dataset';
+import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
+import { builder } from '../graphql/builder';
+import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
+import { pageWindow, toConnection, type CursorShape } from '../graphql/pagination';
+import type { Context } from '../context';
+import { parseDate, parseJsonObject, type TrainingMetrics, type TrainingRun } from './run.model';
+import { runRules } from './run.input';
+import type { RunFilter, RunOrderField } from './runs.repo';
+import { runFromRow } from './run.model';
+import type { TaskInputRow } from '../db/entities';
+
+export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
+  description: 'Where a run is in its lifecycle: PENDING → GENERATING → COLLECTING → SCORING → TRAINING → (COLLECTING …) → COMPLETED; FAILED or CANCELLED from any non-final state.',
+  values: Object.fromEntries(TRAINING_STATUSES.map((s) => [s.toUpperCase(), { value: s }])) as Record<Uppercase<TrainingStatus>, { value: TrainingStatus }>,
+});
+
+export const TrainingMetricsRef = builder.objectRef<TrainingMetrics>('TrainingMetrics').implement({
+  description: "The run's latest metrics (the seed's TrainingMetrics): reward statistics of the latest step, total trajectories stored, and the latest loss.",
+  fields: (t) => ({
+    totalTrajectories: t.exposeInt('totalTrajectories'),
+    avgReward: t.exposeFloat('avgReward', { nullable: true }),
+    minReward: t.exposeFloat('minReward', { nullable: true }),
+    maxReward: t.exposeFloat('maxReward', { nullable: true }),
+    trainingLoss: t.exposeFloat('trainingLoss', { nullable: true }),
+    epoch: t.exposeInt('epoch'),
+    step: t.exposeInt('step'),
+  }),
+});
+
+export interface TaskInputShape {
+  step: number;
+  inputText: string;
+  context: Record<string, unknown> | null;
+}
+
+export const TaskInputRef = builder.objectRef<TaskInputShape>('TaskInput').implement({
+  description: "One input of a run's dataset (the seed's TaskInput). step 999 marks a test input, as in ART's notebooks.",
+  fields: (t) => ({
+    step: t.exposeInt('step'),
+    inputText: t.exposeString('inputText'),
+    context: t.field({ type: 'JSON', nullable: true, resolve: (i) => i.context }),
+  }),
+});
+
+export const TrainingInputBatchRef = builder
+  .objectRef<{ step: number; epoch: number; epochStep: number; items: TaskInputShape[] }>('TrainingInputBatch')
+  .implement({
+    description: "One step's batch of ART's dataset iteration (the seed's TrainingInputBatch).",
+    fields: (t) => ({
+      step: t.exposeInt('step'),
+      epoch: t.exposeInt('epoch'),
+      epochStep: t.exposeInt('epochStep'),
+      items: t.field({ type: [TaskInputRef], resolve: (b) => b.items }),
+    }),
+  });
+
+export const StatusTransitionRef = builder
+  .objectRef<{ id: number; fromStatus: string | null; toStatus: string; at: string; reason: string | null }>('StatusTransition')
+  .implement({
+    description: 'One change of a run\'s status. The first has no `from`: the run was created.',
+    fields: (t) => ({
+      eventId: t.string({ description: 'Increases with every transition; resume subscriptions after it.', resolve: (r) => String(r.id) }),
+      from: t.field({ type: TrainingStatusEnum, nullable: true, resolve: (r) => r.fromStatus as TrainingStatus | null }),
+      to: t.field({ type: TrainingStatusEnum, resolve: (r) => r.toStatus as TrainingStatus }),
+      at: t.field({ type: 'DateTime', resolve: (r) => parseDate(r.at) }),
+      reason: t.exposeString('reason', { nullable: true }),
+    }),
+  });
+
+function taskInputFromRow(r: TaskInputRow): TaskInputShape {
+  return { step: r.step, inputText: r.inputText, context: r.context ? parseJsonObject(r.context) : null };
+}
+
+export const TrainingRunRef = builder.objectRef<TrainingRun>('TrainingRun');
+builder.node(TrainingRunRef, {
+  description: 'A training session: its configuration, status, dataset, trajectories and metrics (the seed\'s TrainingRun).',
+  id: { resolve: (r) => r.id },
+  isTypeOf: (v) => typeof v === 'object' && v !== null && 'taskDescription' in v,
+  loadMany: (ids, ctx: Context) => Promise.all(ids.map((id) => (/^\d+$/.test(id) ? ctx.loaders.runById.load(Number(id)) : null))),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The row id in training_runs.' }),
+    uuid: t.exposeString('uuid'),
+    status: t.field({ type: TrainingStatusEnum, resolve: (r) => r.status }),
+    modelName: t.exposeString('modelName', { description: 'The base model, e.g. Qwen/Qwen2.5-1.5B-Instruct.' }),
+    projectName: t.exposeString('projectName', { description: 'The ART project.' }),
+    trainedModelName: t.exposeString('trainedModelName', { nullable: true }),
+    taskDescription: t.exposeString('taskDescription'),
+    numExamples: t.exposeInt('numExamples'),
+    rolloutsPerGroup: t.exposeInt('rolloutsPerGroup'),
+    learningRate: t.exposeFloat('learningRate'),
+    numEpochs: t.exposeInt('numEpochs'),
+    maxSteps: t.exposeInt('maxSteps', { nullable: true }),
+    systemPrompt: t.exposeString('systemPrompt', { nullable: true }),
+    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
+    startedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.startedAt }),
+    completedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the run reached a final state.', resolve: (r) => r.completedAt }),
+    metrics: t.field({ type: TrainingMetricsRef, nullable: true, resolve: (r) => r.metrics }),
+    error: t.exposeString('error', { nullable: true }),
+    config: t.field({ type: 'JSON', resolve: (r) => r.config }),
+    statusHistory: t.field({
+      type: [StatusTransitionRef],
+      description: 'Every transition, oldest first.',
+      resolve: (r, _a, ctx) => ctx.loaders.statusHistoryByRunId.load(r.id),
+    }),
+    taskInputs: t.field({
+      type: [TaskInputRef],
+      description: "The run's dataset, in order.",
+      resolve: async (r, _a, ctx) => (await ctx.loaders.taskInputsByRunId.load(r.id)).map(taskInputFromRow),
+    }),
+    inputBatch: t.field({
+      type: TrainingInputBatchRef,
+      nullable: true,
+      description: "The batch ART's dataset iteration gives for a step, over this run's taskInputs.",
+      args: {
+        step: t.arg.int({ required: true, validate: { schema: runRules.maxSteps.min(0) } }),
+        groupsPerStep: t.arg.int({ description: "Defaults to the run's config.groupsPerStep, else 2.", validate: { schema: runRules.rolloutsPerGroup } }),
+      },
+      resolve: async (r, args, ctx) => {
+        const items = (await ctx.loaders.taskInputsByRunId.load(r.id)).map(taskInputFromRow);
+        const groups = args.groupsPerStep ?? (typeof r.config.groupsPerStep === 'number' ? r.config.groupsPerStep : 2);
+        if (items.length === 0) return null;
+        for (const batch of iterateDataset(items, { groupsPerStep: groups, numEpochs: r.numEpochs, maxSteps: r.maxSteps, initialStep: args.step })) {
+          return batch.step === args.step ? batch : null;
+        }
+        return null;
+      },
+    }),
+  }),
+});
+
+// ---- runs(filter, orderBy) ----
+
+const RunOrderFieldEnum = builder.enumType('TrainingRunOrderField', {
+  values: { CREATED_AT: { value: 'createdAt' }, AVG_REWARD: { value: 'avgReward', description: 'The latest avgReward; runs without one come last.' } } as const,
+});
+export const OrderDirectionEnum = builder.enumType('OrderDirection', { values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const });
+
+const RunOrderInput = builder.inputType('TrainingRunOrder', {
+  fields: (t) => ({
+    field: t.field({ type: RunOrderFieldEnum, required: true }),
+    direction: t.field({ type: OrderDirectionEnum, required: true }),
+  }),
+});
+
+const FloatRangeInput = builder.inputType('FloatRange', {
+  description: 'An inclusive range; either end may be left open.',
+  fields: (t) => ({ min: t.float(), max: t.float() }),
+  validate: [(r) => r.min == null || r.max == null || r.min <= r.max, { message: 'min must not be greater than max' }],
+});
+
+const RunFilterInput = builder.inputType('TrainingRunFilter', {
+  fields: (t) => ({
+    status: t.field({ type: [TrainingStatusEnum], description: 'Any of these statuses.', validate: { maxLength: 8 } }),
+    projectName: t.string({ validate: { maxLength: 200 } }),
+    modelName: t.string({ validate: { maxLength: 200 } }),
+    createdAfter: t.field({ type: 'DateTime' }),
+    createdBefore: t.field({ type: 'DateTime' }),
+    taskDescriptionContains: t.string({ description: 'Case-insensitive substring.', validate: { maxLength: 200 } }),
+    avgReward: t.field({ type: FloatRangeInput, description: 'Range on the latest avgReward.' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  run: t.field({
+    type: TrainingRunRef,
+    nullable: true,
+    description: 'One run, by global id or by uuid.',
+    args: { id: t.arg.id(), uuid: t.arg.string({ validate: { schema: runRules.uuid } }) },
+    validate: [(a) => (a.id == null) !== (a.uuid == null), { message: 'give exactly one of id or uuid' }],
+    resolve: async (_root, args, ctx) => {
+      if (args.id != null) return ctx.loaders.runById.load(parseGlobalIdOf('TrainingRun', String(args.id)));
+      const row = await ctx.services.runsRepo.findByUuid(args.uuid!);
+      return row ? runFromRow(row) : null;
+    },
+  }),
+  runs: t.connection(
+    {
+      type: TrainingRunRef,
+      description: 'Runs, newest first unless ordered otherwise. Keyset-paginated: any page costs what the first costs.',
+      args: {
+        filter: t.arg({ type: RunFilterInput }),
+        orderBy: t.arg({ type: RunOrderInput }),
+      },
+      resolve: async (_root, args, ctx) => {
+        const filter: RunFilter = {
+          status: args.filter?.status,
+          projectName: args.filter?.projectName,
+          modelName: args.filter?.modelName,
+          createdAfter: args.filter?.createdAfter,
+          createdBefore: args.filter?.createdBefore,
+          taskDescriptionContains: args.filter?.taskDescriptionContains,
+          avgRewardMin: args.filter?.avgReward?.min,
+          avgRewardMax: args.filter?.avgReward?.max,
+        };
+        const field: RunOrderField = args.orderBy?.field ?? 'createdAt';
+        const desc = (args.orderBy?.direction ?? 'desc') === 'desc';
+        const shape: CursorShape = { order: `runs:${field}:${desc ? 'desc' : 'asc'}`, query: filter, valueKind: field === 'createdAt' ? 'string' : 'number' };
+        const page = await ctx.services.runsRepo.page(filter, { field, desc }, pageWindow(args, shape));
+        return toConnection(
+          page,
+          shape,
+          (row) => ({ value: field === 'createdAt' ? row.createdAt : row.avgReward, id: row.id }),
+          runFromRow,
+          () => ctx.services.runsRepo.count(filter),
+        );
+      },
+    },
+    {
+      name: 'TrainingRunConnection',
+      fields: (c) => ({
+        totalCount: c.int({ description: 'How many runs match the filter.', resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount() }),
+      }),
+    },
+    { name: 'TrainingRunEdge' },
+  ),
+}));
+
+// ---- mutations ----
+
+const CreateTrainingRunInput = builder.inputType('CreateTrainingRunInput', {
+  description: "A run's configuration: the seed's TrainingRun fields. Omitted numbers take the seed's defaults.",
+  fields: (t) => ({
+    uuid: t.string({ description: 'Your own id for the run (a UUID); generated when omitted.', validate: { schema: runRules.uuid } }),
+    modelName: t.string({ required: true, description: 'The base model, e.g. Qwen/Qwen2.5-1.5B-Instruct.', validate: { schema: runRules.name } }),
+    projectName: t.string({ required: true, validate: { schema: runRules.name } }),
+    trainedModelName: t.string({ validate: { schema: runRules.name } }),
+    taskDescription: t.string({ required: true, validate: { schema: runRules.taskDescription } }),
+    numExamples: t.int({ description: 'Default 100.', validate: { schema: runRules.numExamples } }),
+    rolloutsPerGroup: t.int({ description: 'Default 4.', validate: { schema: runRules.rolloutsPerGroup } }),
+    learningRate: t.float({ description: 'Default 1e-5; 0 < learningRate ≤ 1.', validate: { schema: runRules.learningRate } }),
+    numEpochs: t.int({ description: 'Default 1.', validate: { schema: runRules.numEpochs } }),
+    maxSteps: t.int({ validate: { schema: runRules.maxSteps } }),
+    systemPrompt: t.string({ validate: { schema: runRules.systemPrompt } }),
+    config: t.field({ type: 'JSON', description: 'Any further configuration: a JSON object of at most 64 KiB.', validate: { schema: runRules.config } }),
+  }),
+});
+
+const RunPayload = (name: string) =>
+  builder.objectRef<{ run: TrainingRun }>(name).implement({ fields: (t) => ({ run: t.field({ type: TrainingRunRef, resolve: (p) => p.run }) }) });
+
+builder.mutationFields((t) => ({
+  createTrainingRun: t.field({
+    type: RunPayload('CreateTrainingRunPayload'),
+    description: 'Creates a run in PENDING.',
+    errors: { types: [ValidationError, ConflictError], directResult: true },
+    args: { input: t.arg({ type: CreateTrainingRunInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => ({
+      run: await ctx.services.runs.create({ ...input, config: input.config as Record<string, unknown> | null | undefined }),
+    }),
+  }),
+  transitionRun: t.field({
+    type: RunPayload('TransitionRunPayload'),
+    description: "Moves a run to another status, as its state machine allows. FAILED needs a reason, which becomes the run's error.",
+    errors: { types: [ValidationError, NotFoundError, IllegalTransitionError], directResult: true },
+    args: {
+      runId: t.arg.id({ required: true }),
+      to: t.arg({ type: TrainingStatusEnum, required: true }),
+      reason: t.arg.string({ validate: { schema: runRules.reason } }),
+    },
+    resolve: async (_root, args, ctx) => ({
+      run: await ctx.services.runs.transition(parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), args.to, args.reason ?? null),
+    }),
+  }),
+  deleteTrainingRun: t.field({
+    type: builder.objectRef<{ run: TrainingRun }>('DeleteTrainingRunPayload').implement({
+      fields: (f) => ({
+        deletedRunId: f.id({ resolve: (p) => encodeGlobalId('TrainingRun', p.run.id) }),
+        uuid: f.string({ resolve: (p) => p.run.uuid }),
+      }),
+    }),
+    description: 'Deletes a COMPLETED, FAILED or CANCELLED run with its trajectories, metrics and history.',
+    errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.delete(parseGlobalIdOf('TrainingRun', String(args.id))) }),
+  }),
+}));

@@ -1,0 +1,91 @@
+// Queries over training runs, their status transitions and task inputs.
+import { In, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { StatusTransitionEntity, TaskInputEntity, TrainingRunEntity, type StatusTransitionRow, type TaskInputRow, type TrainingRunRow } from '../db/entities';
+import { keysetPage, type Page, type PageWindow } from '../db/keyset';
+import type { TrainingStatus } from '../domain/status-machine';
+
+export interface RunFilter {
+  status?: TrainingStatus[] | null;
+  projectName?: string | null;
+  modelName?: string | null;
+  createdAfter?: Date | null;
+  createdBefore?: Date | null;
+  /** Case-insensitive substring of taskDescription. */
+  taskDescriptionContains?: string | null;
+  /** Range on the latest avgReward (inclusive). */
+  avgRewardMin?: number | null;
+  avgRewardMax?: number | null;
+}
+
+export type RunOrderField = 'createdAt' | 'avgReward';
+export interface RunOrder {
+  field: RunOrderField;
+  desc: boolean;
+}
+
+const SORT_EXPR: Record<RunOrderField, { expr: string; nullable: boolean }> = {
+  createdAt: { expr: 'r.created_at', nullable: false },
+  avgReward: { expr: 'r.avg_reward', nullable: true },
+};
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export class RunsRepo {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly kind: 'sqlite' | 'postgres',
+  ) {}
+
+  private filtered(filter: RunFilter): SelectQueryBuilder<TrainingRunRow> {
+    const qb = this.ds.getRepository(TrainingRunEntity).createQueryBuilder('r');
+    if (filter.status?.length) qb.andWhere('r.status IN (:...statuses)', { statuses: filter.status });
+    if (filter.projectName != null) qb.andWhere('r.project_name = :projectName', { projectName: filter.projectName });
+    if (filter.modelName != null) qb.andWhere('r.model_name = :modelName', { modelName: filter.modelName });
+    if (filter.createdAfter) qb.andWhere('r.created_at > :createdAfter', { createdAfter: filter.createdAfter.toISOString() });
+    if (filter.createdBefore) qb.andWhere('r.created_at < :createdBefore', { createdBefore: filter.createdBefore.toISOString() });
+    if (filter.taskDescriptionContains) {
+      const like = this.kind === 'postgres' ? 'ILIKE' : 'LIKE';
+      qb.andWhere(`r.task_description ${like} :taskText ESCAPE '\\'`, { taskText: `%${escapeLike(filter.taskDescriptionContains)}%` });
+    }
+    if (filter.avgRewardMin != null) qb.andWhere('r.avg_reward >= :avgRewardMin', { avgRewardMin: filter.avgRewardMin });
+    if (filter.avgRewardMax != null) qb.andWhere('r.avg_reward <= :avgRewardMax', { avgRewardMax: filter.avgRewardMax });
+    return qb;
+  }
+
+  page(filter: RunFilter, order: RunOrder, window: PageWindow): Promise<Page<TrainingRunRow>> {
+    const sort = SORT_EXPR[order.field];
+    return keysetPage(() => this.filtered(filter), { ...sort, idExpr: 'r.id', desc: order.desc }, window);
+  }
+
+  count(filter: RunFilter): Promise<number> {
+    return this.filtered(filter).getCount();
+  }
+
+  async findByIds(ids: readonly number[]): Promise<TrainingRunRow[]> {
+    if (ids.length === 0) return [];
+    return this.ds.getRepository(TrainingRunEntity).findBy({ id: In([...ids]) });
+  }
+
+  findByUuid(uuid: string): Promise<TrainingRunRow | null> {
+    return this.ds.getRepository(TrainingRunEntity).findOneBy({ uuid });
+  }
+
+  async transitionsForRuns(runIds: readonly number[]): Promise<StatusTransitionRow[]> {
+    if (runIds.length === 0) return [];
+    return this.ds.getRepository(StatusTransitionEntity).find({ where: { runId: In([...runIds]) }, order: { id: 'ASC' } });
+  }
+
+  async taskInputsForRuns(runIds: readonly number[]): Promise<TaskInputRow[]> {
+    if (runIds.length === 0) return [];
+    return this.ds.getRepository(TaskInputEntity).find({ where: { runId: In([...runIds]) }, order: { runId: 'ASC', position: 'ASC' } });
+  }
+}
+
+/** Reads a run inside a write transaction, locking its row on PostgreSQL so transitions of one run serialize. */
+export async function lockRun(em: EntityManager, kind: 'sqlite' | 'postgres', id: number): Promise<TrainingRunRow | null> {
+  const qb = em.getRepository(TrainingRunEntity).createQueryBuilder('r').where('r.id = :id', { id });
+  if (kind === 'postgres') qb.setLock('pessimistic_write');
+  return qb.getOne();
+}

@@ -1,0 +1,187 @@
+// GraphQL types and fields for trajectories: the node, the per-run connection, and recording.
+import { z } from 'zod';
+import type { Context } from '../context';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { builder } from '../graphql/builder';
+import { parseGlobalIdOf } from '../graphql/global-id';
+import { jsonObject, text } from '../graphql/json-rules';
+import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
+import { OrderDirectionEnum, TaskInputRef, TrainingRunRef } from '../runs/runs.graphql';
+import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
+import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
+import { trajectoryFromRow, type Trajectory, type TrajectoryMessage } from './trajectory.model';
+
+const TrajectoryMessageRef = builder.objectRef<TrajectoryMessage>('TrajectoryMessage').implement({
+  description: 'One message of a trajectory (the seed\'s TrajectoryMessage).',
+  fields: (t) => ({ role: t.exposeString('role', { description: 'system, user, assistant or tool.' }), content: t.exposeString('content') }),
+});
+
+export const TrajectoryRef = builder.objectRef<Trajectory>('Trajectory');
+builder.node(TrajectoryRef, {
+  description: 'One rollout: the conversation, its reward and metadata (the seed\'s TrajectoryRecord).',
+  id: { resolve: (t) => t.id },
+  isTypeOf: (v) => typeof v === 'object' && v !== null && 'messages' in v && 'taskInput' in v,
+  loadMany: async (ids, ctx: Context) =>
+    Promise.all(ids.map(async (id) => {
+      const row = /^\d+$/.test(id) ? await ctx.loaders.trajectoryById.load(Number(id)) : null;
+      return row ? trajectoryFromRow(row) : null;
+    })),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    uuid: t.exposeString('uuid'),
+    run: t.field({
+      type: TrainingRunRef,
+      resolve: async (tr, _a, ctx) => {
+        const run = await ctx.loaders.runById.load(tr.runId);
+        if (!run) throw new NotFoundError('TrainingRun', String(tr.runId));
+        return run;
+      },
+    }),
+    taskInput: t.field({ type: TaskInputRef, resolve: (tr) => tr.taskInput }),
+    messages: t.field({ type: [TrajectoryMessageRef], resolve: (tr) => tr.messages }),
+    reward: t.exposeFloat('reward', { nullable: true }),
+    metadata: t.field({ type: 'JSON', resolve: (tr) => tr.metadata }),
+    createdAt: t.field({ type: 'DateTime', resolve: (tr) => tr.createdAt }),
+  }),
+});
+
+const TrajectoryOrderFieldEnum = builder.enumType('TrajectoryOrderField', {
+  values: { CREATED_AT: { value: 'createdAt' }, REWARD: { value: 'reward', description: 'Trajectories without a reward come last.' } } as const,
+});
+
+const TrajectoryOrderInput = builder.inputType('TrajectoryOrder', {
+  fields: (t) => ({
+    field: t.field({ type: TrajectoryOrderFieldEnum, required: true }),
+    direction: t.field({ type: OrderDirectionEnum, required: true }),
+  }),
+});
+
+const TrajectoryFilterInput = builder.inputType('TrajectoryFilter', {
+  fields: (t) => ({
+    step: t.int({ validate: { schema: z.number().int().min(0) } }),
+    rewardMin: t.float(),
+    rewardMax: t.float(),
+    hasReward: t.boolean({ description: 'true: only trajectories with a reward; false: only those without.' }),
+  }),
+  validate: [(f) => f.rewardMin == null || f.rewardMax == null || f.rewardMin <= f.rewardMax, { message: 'rewardMin must not be greater than rewardMax' }],
+});
+
+type TrajectoryArgs = ConnectionArgs & {
+  filter?: { step?: number | null; rewardMin?: number | null; rewardMax?: number | null; hasReward?: boolean | null } | null;
+  orderBy?: { field: TrajectoryOrderField; direction: 'asc' | 'desc' } | null;
+};
+
+async function resolveTrajectories(runId: number, args: TrajectoryArgs, ctx: Context) {
+  const filter: TrajectoryFilter = { ...args.filter };
+  const field: TrajectoryOrderField = args.orderBy?.field ?? 'createdAt';
+  const desc = (args.orderBy?.direction ?? 'asc') === 'desc';
+  const shape: CursorShape = { order: `trajectories:${field}:${desc ? 'desc' : 'asc'}`, query: [runId, filter], valueKind: field === 'reward' ? 'number' : 'string' };
+  const window = pageWindow(args, shape);
+  const page = await ctx.services.trajectoriesRepo.page(runId, filter, { field, desc }, window);
+  return toConnection(
+    page,
+    shape,
+    (row) => ({ value: field === 'reward' ? row.reward : row.createdAt, id: row.id }),
+    trajectoryFromRow,
+    () => ctx.services.trajectoriesRepo.count(runId, filter),
+  );
+}
+
+const TrajectoryConnection = builder.connectionObject(
+  {
+    type: TrajectoryRef,
+    name: 'TrajectoryConnection',
+    fields: (c) => ({
+      totalCount: c.int({
+        description: 'How many trajectories match the filter.',
+        resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount(),
+      }),
+    }),
+  },
+  { name: 'TrajectoryEdge' },
+);
+
+builder.objectField(TrainingRunRef, 'trajectories', (t) =>
+  t.connection(
+    {
+      type: TrajectoryRef,
+      description: "This run's trajectories, oldest first unless ordered otherwise.",
+      args: { filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
+      resolve: (run, args, ctx) => resolveTrajectories(run.id, args as TrajectoryArgs, ctx) as never,
+    },
+    TrajectoryConnection,
+  ),
+);
+
+builder.queryField('trajectories', (t) =>
+  t.connection(
+    {
+      type: TrajectoryRef,
+      description: "A run's trajectories, oldest first unless ordered otherwise. Keyset-paginated: any page costs what the first costs.",
+      args: { runId: t.arg.id({ required: true }), filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
+      resolve: (_root, args, ctx) => resolveTrajectories(parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), args as TrajectoryArgs, ctx) as never,
+    },
+    TrajectoryConnection,
+  ),
+);
+
+// ---- recording ----
+
+const TaskInputInput = builder.inputType('TaskInputInput', {
+  fields: (t) => ({
+    step: t.int({ required: true, validate: { schema: z.number().int().min(0) } }),
+    inputText: t.string({ required: true, validate: { schema: z.string().max(100_000) } }),
+    context: t.field({ type: 'JSON', validate: { schema: jsonObject(64 * 1024) } }),
+  }),
+});
+
+const TrajectoryMessageInput = builder.inputType('TrajectoryMessageInput', {
+  fields: (t) => ({
+    role: t.string({ required: true, validate: { schema: z.enum(['system', 'user', 'assistant', 'tool'], { message: 'must be system, user, assistant or tool' }) } }),
+    content: t.string({ required: true, validate: { schema: z.string().max(1_000_000) } }),
+  }),
+});
+
+const TrajectoryInput = builder.inputType('TrajectoryInput', {
+  fields: (t) => ({
+    uuid: t.string({ description: 'Makes recording idempotent: a trajectory already stored under this uuid is not stored again.', validate: { schema: z.string().uuid({ message: 'must be a UUID' }) } }),
+    taskInput: t.field({ type: TaskInputInput, required: true }),
+    messages: t.field({ type: [TrajectoryMessageInput], required: true, validate: { maxLength: 1000 } }),
+    reward: t.float(),
+    metadata: t.field({ type: 'JSON', validate: { schema: jsonObject(64 * 1024) } }),
+  }),
+});
+
+const RecordTrajectoriesPayload = builder
+  .objectRef<{ recorded: number; duplicateUuids: string[]; uuids: string[] }>('RecordTrajectoriesPayload')
+  .implement({
+    fields: (t) => ({
+      recorded: t.exposeInt('recorded', { description: 'How many were stored by this call.' }),
+      duplicates: t.int({ description: 'How many were already stored with the same content and were skipped.', resolve: (p) => p.duplicateUuids.length }),
+      duplicateUuids: t.exposeStringList('duplicateUuids'),
+      uuids: t.exposeStringList('uuids', { description: 'The uuid of every trajectory in the batch, in input order.' }),
+    }),
+  });
+
+builder.mutationField('recordTrajectories', (t) =>
+  t.field({
+    type: RecordTrajectoriesPayload,
+    description: `Stores up to ${MAX_TRAJECTORIES_PER_CALL} trajectories of a run: all or nothing, idempotent by uuid.`,
+    errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
+    args: {
+      runId: t.arg.id({ required: true }),
+      trajectories: t.arg({ type: [TrajectoryInput], required: true, validate: { maxLength: [MAX_TRAJECTORIES_PER_CALL, { message: `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call` }] } }),
+    },
+    resolve: (_root, args, ctx) =>
+      ctx.services.trajectories.record(
+        parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'),
+        args.trajectories.map((tr) => ({
+          uuid: tr.uuid,
+          taskInput: { step: tr.taskInput.step, inputText: tr.taskInput.inputText, context: (tr.taskInput.context as Record<string, unknown> | null) ?? null },
+          messages: tr.messages,
+          reward: tr.reward,
+          metadata: tr.metadata as Record<string, unknown> | null,
+        })),
+      ),
+  }),
+);

@@ -1,0 +1,110 @@
+// Records trajectories reported by a training script or collected by the pipeline: a batch is
+// stored whole or not at all, and is idempotent by uuid (a batch sent twice is stored once).
+import { randomUUID } from 'node:crypto';
+import { In } from 'typeorm';
+import type { Database } from '../db/data-source';
+import { TrainingRunEntity, TrajectoryEntity, type TrajectoryRow } from '../db/entities';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { EventBus } from '../events/event-bus';
+import { EMPTY_METRICS, metricsFromJson, metricsToJson } from '../runs/run.model';
+import { lockRun } from '../runs/runs.repo';
+import { messagesToJson, taskInputToJson, type TaskInput, type TrajectoryMessage } from './trajectory.model';
+
+export interface RecordTrajectoryInput {
+  uuid?: string | null;
+  taskInput: TaskInput;
+  messages: TrajectoryMessage[];
+  reward?: number | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export interface RecordTrajectoriesResult {
+  /** How many were stored by this call. */
+  recorded: number;
+  /** uuids that were already stored with the same content, and so were not stored again. */
+  duplicateUuids: string[];
+  /** The uuids of the whole batch, in input order. */
+  uuids: string[];
+}
+
+export const MAX_TRAJECTORIES_PER_CALL = 1000;
+const INSERT_CHUNK = 200;
+const LOOKUP_CHUNK = 500;
+
+type NewRow = Omit<TrajectoryRow, 'id'>;
+
+function sameContent(a: Pick<TrajectoryRow, 'runId' | 'taskInput' | 'messages' | 'reward' | 'metadata'>, b: NewRow): boolean {
+  return a.runId === b.runId && a.taskInput === b.taskInput && a.messages === b.messages && a.reward === b.reward && (a.metadata ?? '{}') === (b.metadata ?? '{}');
+}
+
+export class TrajectoriesService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+  ) {}
+
+  async record(runId: number, items: RecordTrajectoryInput[]): Promise<RecordTrajectoriesResult> {
+    if (items.length > MAX_TRAJECTORIES_PER_CALL) {
+      throw ValidationError.of('trajectories', 'max', `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call, got ${items.length}`);
+    }
+    const now = new Date().toISOString();
+    const rows: NewRow[] = items.map((t) => ({
+      uuid: t.uuid ?? randomUUID(),
+      runId,
+      taskInput: taskInputToJson(t.taskInput),
+      messages: messagesToJson(t.messages),
+      reward: t.reward ?? null,
+      metadata: JSON.stringify(t.metadata ?? {}),
+      createdAt: now,
+      step: t.taskInput.step,
+    }));
+    const seen = new Map<string, number>();
+    rows.forEach((r, i) => {
+      const first = seen.get(r.uuid);
+      if (first !== undefined) throw ValidationError.of(`trajectories.${i}.uuid`, 'unique', `uuid ${r.uuid} appears twice in this batch (also at ${first})`);
+      seen.set(r.uuid, i);
+    });
+
+    return this.db.writes.run(async (tx) => {
+      const run = await lockRun(tx.em, this.db.kind, runId);
+      if (!run) throw new NotFoundError('TrainingRun', String(runId));
+      const repo = tx.em.getRepository(TrajectoryEntity);
+
+      const existing = new Map<string, TrajectoryRow>();
+      for (let i = 0; i < rows.length; i += LOOKUP_CHUNK) {
+        const uuids = rows.slice(i, i + LOOKUP_CHUNK).map((r) => r.uuid);
+        for (const row of await repo.findBy({ uuid: In(uuids) })) existing.set(row.uuid, row);
+      }
+      const fresh: NewRow[] = [];
+      const duplicateUuids: string[] = [];
+      rows.forEach((r, i) => {
+        const old = existing.get(r.uuid);
+        if (!old) return void fresh.push(r);
+        if (!sameContent(old, r)) {
+          throw new ConflictError(`trajectories.${i}: uuid ${r.uuid} is already stored with different content${old.runId !== runId ? ' in another run' : ''}; a recorded trajectory is never overwritten`);
+        }
+        duplicateUuids.push(r.uuid);
+      });
+
+      for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
+        await repo.createQueryBuilder().insert().into(TrajectoryEntity).values(fresh.slice(i, i + INSERT_CHUNK)).updateEntity(false).execute();
+      }
+
+      if (fresh.length > 0) {
+        const metrics = metricsFromJson(run.metrics) ?? { ...EMPTY_METRICS };
+        metrics.totalTrajectories += fresh.length;
+        await tx.em.getRepository(TrainingRunEntity).update({ id: run.id }, { metrics: metricsToJson(metrics) });
+        const ids: number[] = [];
+        for (let i = 0; i < fresh.length; i += LOOKUP_CHUNK) {
+          const stored = await repo.find({ select: { id: true }, where: { uuid: In(fresh.slice(i, i + LOOKUP_CHUNK).map((r) => r.uuid)) } });
+          ids.push(...stored.map((s) => s.id));
+        }
+        ids.sort((a, b) => a - b);
+        const steps = new Set(fresh.map((r) => r.step));
+        const step = steps.size === 1 ? [...steps][0] : null;
+        tx.afterCommit(() => this.events.publish('trajectoriesRecorded', { runId, step, count: fresh.length, trajectoryIds: ids }));
+      }
+      return { recorded: fresh.length, duplicateUuids, uuids: rows.map((r) => r.uuid) };
+    });
+  }
+}
