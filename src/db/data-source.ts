@@ -11,6 +11,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config';
 import { entities } from './entities';
 import { migrations } from './migrations';
+import { QueryCounter } from './query-counter';
 import { WriteQueue } from './write-queue';
 
 export interface Database {
@@ -21,12 +22,16 @@ export interface Database {
   writes: WriteQueue;
   /** The DataSource migrations and writes use. */
   writer: DataSource;
+  /** How many statements reads have run so far. */
+  readQueries(): number;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-function sqliteOptions(path: string, readonly: boolean): DataSourceOptions {
+function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter): DataSourceOptions {
   return {
+    logger: counter,
+    logging: counter ? ['query'] : false,
     type: 'better-sqlite3',
     database: path,
     entities,
@@ -51,15 +56,19 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     const writer = await new DataSource(sqliteOptions(path, false)).initialize();
     try {
       await writer.runMigrations({ transaction: 'each' });
-      const reader = await new DataSource(sqliteOptions(path, true)).initialize();
-      return assemble('sqlite', writer, reader, new WriteQueue(writer, true));
+      const counter = new QueryCounter();
+      const reader = await new DataSource(sqliteOptions(path, true, counter)).initialize();
+      return assemble('sqlite', writer, reader, new WriteQueue(writer, true), counter);
     } catch (err) {
       await writer.destroy();
       throw err;
     }
   }
+  const counter = new QueryCounter();
   const writer = await new DataSource({
     type: 'postgres',
+    logger: counter,
+    logging: ['query'],
     url: config.url,
     entities,
     migrations,
@@ -72,15 +81,16 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     await writer.destroy();
     throw err;
   }
-  return assemble('postgres', writer, writer, new WriteQueue(writer, false));
+  return assemble('postgres', writer, writer, new WriteQueue(writer, false), counter);
 }
 
-function assemble(kind: Database['kind'], writer: DataSource, reader: DataSource, writes: WriteQueue): Database {
+function assemble(kind: Database['kind'], writer: DataSource, reader: DataSource, writes: WriteQueue, counter: QueryCounter): Database {
   return {
     kind,
     reader,
     writer,
     writes,
+    readQueries: () => counter.count,
     async ping() {
       try {
         await reader.query('SELECT 1');

@@ -1,0 +1,112 @@
+/* eslint-disable */
+import * as types from './graphql';
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n": typeof types.RunFieldsFragmentDoc,
+    "\n  mutation CreateRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { ...RunFields } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on ConflictError { message }\n    }\n  }\n": typeof types.CreateRunDocument,
+    "\n  mutation TransitionRun($runId: ID!, $to: TrainingStatus!, $reason: String) {\n    transitionRun(runId: $runId, to: $to, reason: $reason) {\n      __typename\n      ... on TransitionRunPayload { run { ...RunFields statusHistory { eventId from to at reason } } }\n      ... on IllegalTransitionError { message from to }\n      ... on ValidationError { message issues { field rule message } }\n      ... on NotFoundError { message }\n    }\n  }\n": typeof types.TransitionRunDocument,
+    "\n  mutation DeleteRun($id: ID!) {\n    deleteTrainingRun(id: $id) {\n      __typename\n      ... on DeleteTrainingRunPayload { deletedRunId uuid }\n      ... on Error { message }\n    }\n  }\n": typeof types.DeleteRunDocument,
+    "\n  query GetRun($id: ID, $uuid: String) {\n    run(id: $id, uuid: $uuid) {\n      ...RunFields\n      statusHistory { eventId from to at reason }\n      taskInputs { step inputText context }\n    }\n  }\n": typeof types.GetRunDocument,
+    "\n  query GetNode($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on TrainingRun { uuid status }\n      ... on Trajectory { uuid reward run { id } }\n    }\n  }\n": typeof types.GetNodeDocument,
+    "\n  query ListRuns($filter: TrainingRunFilter, $orderBy: TrainingRunOrder, $first: Int, $after: String, $last: Int, $before: String) {\n    runs(filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }\n      edges { cursor node { id databaseId status projectName modelName createdAt metrics { avgReward step } } }\n    }\n  }\n": typeof types.ListRunsDocument,
+    "\n  mutation RecordTrajectories($runId: ID!, $trajectories: [TrajectoryInput!]!) {\n    recordTrajectories(runId: $runId, trajectories: $trajectories) {\n      __typename\n      ... on RecordTrajectoriesPayload { recorded duplicates duplicateUuids uuids }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.RecordTrajectoriesDocument,
+    "\n  query ListTrajectories($runId: ID!, $filter: TrajectoryFilter, $orderBy: TrajectoryOrder, $first: Int, $after: String, $last: Int, $before: String) {\n    trajectories(runId: $runId, filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }\n      edges { cursor node { id databaseId uuid reward createdAt taskInput { step inputText context } messages { role content } metadata } }\n    }\n  }\n": typeof types.ListTrajectoriesDocument,
+    "\n  query RunTrajectoriesWithRun($id: ID!, $first: Int) {\n    run(id: $id) {\n      id\n      trajectories(first: $first) { totalCount edges { node { uuid run { id uuid } } } }\n    }\n  }\n": typeof types.RunTrajectoriesWithRunDocument,
+    "\n  mutation RecordMetrics($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, points: $points) {\n      __typename\n      ... on RecordMetricsPayload { points { step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss values { name value } } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.RecordMetricsDocument,
+    "\n  query MetricHistory($id: ID!, $maxPoints: Int) {\n    run(id: $id) {\n      metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n      metricHistory(maxPoints: $maxPoints) {\n        step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss recordedAt\n        values { name value }\n        bucket { firstStep lastStep count min { name value } max { name value } }\n      }\n    }\n  }\n": typeof types.MetricHistoryDocument,
+};
+const documents: Documents = {
+    "\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n": types.RunFieldsFragmentDoc,
+    "\n  mutation CreateRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { ...RunFields } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on ConflictError { message }\n    }\n  }\n": types.CreateRunDocument,
+    "\n  mutation TransitionRun($runId: ID!, $to: TrainingStatus!, $reason: String) {\n    transitionRun(runId: $runId, to: $to, reason: $reason) {\n      __typename\n      ... on TransitionRunPayload { run { ...RunFields statusHistory { eventId from to at reason } } }\n      ... on IllegalTransitionError { message from to }\n      ... on ValidationError { message issues { field rule message } }\n      ... on NotFoundError { message }\n    }\n  }\n": types.TransitionRunDocument,
+    "\n  mutation DeleteRun($id: ID!) {\n    deleteTrainingRun(id: $id) {\n      __typename\n      ... on DeleteTrainingRunPayload { deletedRunId uuid }\n      ... on Error { message }\n    }\n  }\n": types.DeleteRunDocument,
+    "\n  query GetRun($id: ID, $uuid: String) {\n    run(id: $id, uuid: $uuid) {\n      ...RunFields\n      statusHistory { eventId from to at reason }\n      taskInputs { step inputText context }\n    }\n  }\n": types.GetRunDocument,
+    "\n  query GetNode($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on TrainingRun { uuid status }\n      ... on Trajectory { uuid reward run { id } }\n    }\n  }\n": types.GetNodeDocument,
+    "\n  query ListRuns($filter: TrainingRunFilter, $orderBy: TrainingRunOrder, $first: Int, $after: String, $last: Int, $before: String) {\n    runs(filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }\n      edges { cursor node { id databaseId status projectName modelName createdAt metrics { avgReward step } } }\n    }\n  }\n": types.ListRunsDocument,
+    "\n  mutation RecordTrajectories($runId: ID!, $trajectories: [TrajectoryInput!]!) {\n    recordTrajectories(runId: $runId, trajectories: $trajectories) {\n      __typename\n      ... on RecordTrajectoriesPayload { recorded duplicates duplicateUuids uuids }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.RecordTrajectoriesDocument,
+    "\n  query ListTrajectories($runId: ID!, $filter: TrajectoryFilter, $orderBy: TrajectoryOrder, $first: Int, $after: String, $last: Int, $before: String) {\n    trajectories(runId: $runId, filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }\n      edges { cursor node { id databaseId uuid reward createdAt taskInput { step inputText context } messages { role content } metadata } }\n    }\n  }\n": types.ListTrajectoriesDocument,
+    "\n  query RunTrajectoriesWithRun($id: ID!, $first: Int) {\n    run(id: $id) {\n      id\n      trajectories(first: $first) { totalCount edges { node { uuid run { id uuid } } } }\n    }\n  }\n": types.RunTrajectoriesWithRunDocument,
+    "\n  mutation RecordMetrics($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, points: $points) {\n      __typename\n      ... on RecordMetricsPayload { points { step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss values { name value } } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.RecordMetricsDocument,
+    "\n  query MetricHistory($id: ID!, $maxPoints: Int) {\n    run(id: $id) {\n      metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n      metricHistory(maxPoints: $maxPoints) {\n        step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss recordedAt\n        values { name value }\n        bucket { firstStep lastStep count min { name value } max { name value } }\n      }\n    }\n  }\n": types.MetricHistoryDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ *
+ *
+ * @example
+ * ```ts
+ * const query = graphql(`query GetUser($id: ID!) { user(id: $id) { name } }`);
+ * ```
+ *
+ * The query argument is unknown!
+ * Please regenerate the types.
+ */
+export function graphql(source: string): unknown;
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n"): (typeof documents)["\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { ...RunFields } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on ConflictError { message }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { ...RunFields } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on ConflictError { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TransitionRun($runId: ID!, $to: TrainingStatus!, $reason: String) {\n    transitionRun(runId: $runId, to: $to, reason: $reason) {\n      __typename\n      ... on TransitionRunPayload { run { ...RunFields statusHistory { eventId from to at reason } } }\n      ... on IllegalTransitionError { message from to }\n      ... on ValidationError { message issues { field rule message } }\n      ... on NotFoundError { message }\n    }\n  }\n"): (typeof documents)["\n  mutation TransitionRun($runId: ID!, $to: TrainingStatus!, $reason: String) {\n    transitionRun(runId: $runId, to: $to, reason: $reason) {\n      __typename\n      ... on TransitionRunPayload { run { ...RunFields statusHistory { eventId from to at reason } } }\n      ... on IllegalTransitionError { message from to }\n      ... on ValidationError { message issues { field rule message } }\n      ... on NotFoundError { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteRun($id: ID!) {\n    deleteTrainingRun(id: $id) {\n      __typename\n      ... on DeleteTrainingRunPayload { deletedRunId uuid }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation DeleteRun($id: ID!) {\n    deleteTrainingRun(id: $id) {\n      __typename\n      ... on DeleteTrainingRunPayload { deletedRunId uuid }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query GetRun($id: ID, $uuid: String) {\n    run(id: $id, uuid: $uuid) {\n      ...RunFields\n      statusHistory { eventId from to at reason }\n      taskInputs { step inputText context }\n    }\n  }\n"): (typeof documents)["\n  query GetRun($id: ID, $uuid: String) {\n    run(id: $id, uuid: $uuid) {\n      ...RunFields\n      statusHistory { eventId from to at reason }\n      taskInputs { step inputText context }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query GetNode($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on TrainingRun { uuid status }\n      ... on Trajectory { uuid reward run { id } }\n    }\n  }\n"): (typeof documents)["\n  query GetNode($id: ID!) {\n    node(id: $id) {\n      __typename\n      id\n      ... on TrainingRun { uuid status }\n      ... on Trajectory { uuid reward run { id } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ListRuns($filter: TrainingRunFilter, $orderBy: TrainingRunOrder, $first: Int, $after: String, $last: Int, $before: String) {\n    runs(filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }\n      edges { cursor node { id databaseId status projectName modelName createdAt metrics { avgReward step } } }\n    }\n  }\n"): (typeof documents)["\n  query ListRuns($filter: TrainingRunFilter, $orderBy: TrainingRunOrder, $first: Int, $after: String, $last: Int, $before: String) {\n    runs(filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }\n      edges { cursor node { id databaseId status projectName modelName createdAt metrics { avgReward step } } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RecordTrajectories($runId: ID!, $trajectories: [TrajectoryInput!]!) {\n    recordTrajectories(runId: $runId, trajectories: $trajectories) {\n      __typename\n      ... on RecordTrajectoriesPayload { recorded duplicates duplicateUuids uuids }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation RecordTrajectories($runId: ID!, $trajectories: [TrajectoryInput!]!) {\n    recordTrajectories(runId: $runId, trajectories: $trajectories) {\n      __typename\n      ... on RecordTrajectoriesPayload { recorded duplicates duplicateUuids uuids }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ListTrajectories($runId: ID!, $filter: TrajectoryFilter, $orderBy: TrajectoryOrder, $first: Int, $after: String, $last: Int, $before: String) {\n    trajectories(runId: $runId, filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }\n      edges { cursor node { id databaseId uuid reward createdAt taskInput { step inputText context } messages { role content } metadata } }\n    }\n  }\n"): (typeof documents)["\n  query ListTrajectories($runId: ID!, $filter: TrajectoryFilter, $orderBy: TrajectoryOrder, $first: Int, $after: String, $last: Int, $before: String) {\n    trajectories(runId: $runId, filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {\n      totalCount\n      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }\n      edges { cursor node { id databaseId uuid reward createdAt taskInput { step inputText context } messages { role content } metadata } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RunTrajectoriesWithRun($id: ID!, $first: Int) {\n    run(id: $id) {\n      id\n      trajectories(first: $first) { totalCount edges { node { uuid run { id uuid } } } }\n    }\n  }\n"): (typeof documents)["\n  query RunTrajectoriesWithRun($id: ID!, $first: Int) {\n    run(id: $id) {\n      id\n      trajectories(first: $first) { totalCount edges { node { uuid run { id uuid } } } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RecordMetrics($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, points: $points) {\n      __typename\n      ... on RecordMetricsPayload { points { step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss values { name value } } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation RecordMetrics($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, points: $points) {\n      __typename\n      ... on RecordMetricsPayload { points { step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss values { name value } } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MetricHistory($id: ID!, $maxPoints: Int) {\n    run(id: $id) {\n      metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n      metricHistory(maxPoints: $maxPoints) {\n        step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss recordedAt\n        values { name value }\n        bucket { firstStep lastStep count min { name value } max { name value } }\n      }\n    }\n  }\n"): (typeof documents)["\n  query MetricHistory($id: ID!, $maxPoints: Int) {\n    run(id: $id) {\n      metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n      metricHistory(maxPoints: $maxPoints) {\n        step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss recordedAt\n        values { name value }\n        bucket { firstStep lastStep count min { name value } max { name value } }\n      }\n    }\n  }\n"];
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}
+
+export type DocumentType<TDocumentNode extends DocumentNode<any, any>> = TDocumentNode extends DocumentNode<  infer TType,  any>  ? TType  : never;

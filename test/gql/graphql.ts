@@ -1,0 +1,260 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** A run's configuration: the seed's TrainingRun fields. Omitted numbers take the seed's defaults. */
+export type CreateTrainingRunInput = {
+  /** Any further configuration: a JSON object of at most 64 KiB. */
+  config?: unknown;
+  /** Default 1e-5; 0 < learningRate ≤ 1. */
+  learningRate?: number | null | undefined;
+  maxSteps?: number | null | undefined;
+  /** The base model, e.g. Qwen/Qwen2.5-1.5B-Instruct. */
+  modelName: string;
+  /** Default 1. */
+  numEpochs?: number | null | undefined;
+  /** Default 100. */
+  numExamples?: number | null | undefined;
+  projectName: string;
+  /** Default 4. */
+  rolloutsPerGroup?: number | null | undefined;
+  systemPrompt?: string | null | undefined;
+  taskDescription: string;
+  trainedModelName?: string | null | undefined;
+  /** Your own id for the run (a UUID); generated when omitted. */
+  uuid?: string | null | undefined;
+};
+
+/** An inclusive range; either end may be left open. */
+export type FloatRange = {
+  max?: number | null | undefined;
+  min?: number | null | undefined;
+};
+
+/** One training step's metrics. Reward statistics are computed from the run's stored trajectories of that step. */
+export type MetricPointInput = {
+  epoch: number;
+  step: number;
+  trainingLoss?: number | null | undefined;
+  values?: Array<NamedValueInput> | null | undefined;
+};
+
+export type NamedValueInput = {
+  name: string;
+  value: number;
+};
+
+export type OrderDirection =
+  | 'ASC'
+  | 'DESC';
+
+export type TaskInputInput = {
+  context?: unknown;
+  inputText: string;
+  step: number;
+};
+
+export type TrainingRunFilter = {
+  /** Range on the latest avgReward. */
+  avgReward?: FloatRange | null | undefined;
+  createdAfter?: string | null | undefined;
+  createdBefore?: string | null | undefined;
+  modelName?: string | null | undefined;
+  projectName?: string | null | undefined;
+  /** Any of these statuses. */
+  status?: Array<TrainingStatus> | null | undefined;
+  /** Case-insensitive substring. */
+  taskDescriptionContains?: string | null | undefined;
+};
+
+export type TrainingRunOrder = {
+  direction: OrderDirection;
+  field: TrainingRunOrderField;
+};
+
+export type TrainingRunOrderField =
+  /** The latest avgReward; runs without one come last. */
+  | 'AVG_REWARD'
+  | 'CREATED_AT';
+
+/** Where a run is in its lifecycle: PENDING → GENERATING → COLLECTING → SCORING → TRAINING → (COLLECTING …) → COMPLETED; FAILED or CANCELLED from any non-final state. */
+export type TrainingStatus =
+  | 'CANCELLED'
+  | 'COLLECTING'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'GENERATING'
+  | 'PENDING'
+  | 'SCORING'
+  | 'TRAINING';
+
+export type TrajectoryFilter = {
+  /** true: only trajectories with a reward; false: only those without. */
+  hasReward?: boolean | null | undefined;
+  rewardMax?: number | null | undefined;
+  rewardMin?: number | null | undefined;
+  step?: number | null | undefined;
+};
+
+export type TrajectoryInput = {
+  messages: Array<TrajectoryMessageInput>;
+  metadata?: unknown;
+  reward?: number | null | undefined;
+  taskInput: TaskInputInput;
+  /** Makes recording idempotent: a trajectory already stored under this uuid is not stored again. */
+  uuid?: string | null | undefined;
+};
+
+export type TrajectoryMessageInput = {
+  content: string;
+  role: string;
+};
+
+export type TrajectoryOrder = {
+  direction: OrderDirection;
+  field: TrajectoryOrderField;
+};
+
+export type TrajectoryOrderField =
+  | 'CREATED_AT'
+  /** Trajectories without a reward come last. */
+  | 'REWARD';
+
+export type RunFieldsFragment = { id: string, databaseId: number, uuid: string, status: TrainingStatus, modelName: string, projectName: string, trainedModelName: string | null, taskDescription: string, numExamples: number, rolloutsPerGroup: number, learningRate: number, numEpochs: number, maxSteps: number | null, systemPrompt: string | null, createdAt: string, startedAt: string | null, completedAt: string | null, error: string | null, config: unknown, metrics: { totalTrajectories: number, avgReward: number | null, minReward: number | null, maxReward: number | null, trainingLoss: number | null, epoch: number, step: number } | null };
+
+export type CreateRunMutationVariables = Exact<{
+  input: CreateTrainingRunInput;
+}>;
+
+
+export type CreateRunMutation = { createTrainingRun:
+    | { __typename: 'ConflictError', message: string }
+    | { __typename: 'CreateTrainingRunPayload', run: { id: string, databaseId: number, uuid: string, status: TrainingStatus, modelName: string, projectName: string, trainedModelName: string | null, taskDescription: string, numExamples: number, rolloutsPerGroup: number, learningRate: number, numEpochs: number, maxSteps: number | null, systemPrompt: string | null, createdAt: string, startedAt: string | null, completedAt: string | null, error: string | null, config: unknown, metrics: { totalTrajectories: number, avgReward: number | null, minReward: number | null, maxReward: number | null, trainingLoss: number | null, epoch: number, step: number } | null } }
+    | { __typename: 'ValidationError', message: string, issues: Array<{ field: string, rule: string, message: string }> }
+   };
+
+export type TransitionRunMutationVariables = Exact<{
+  runId: string | number;
+  to: TrainingStatus;
+  reason?: string | null | undefined;
+}>;
+
+
+export type TransitionRunMutation = { transitionRun:
+    | { __typename: 'IllegalTransitionError', message: string, from: string, to: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'TransitionRunPayload', run: { id: string, databaseId: number, uuid: string, status: TrainingStatus, modelName: string, projectName: string, trainedModelName: string | null, taskDescription: string, numExamples: number, rolloutsPerGroup: number, learningRate: number, numEpochs: number, maxSteps: number | null, systemPrompt: string | null, createdAt: string, startedAt: string | null, completedAt: string | null, error: string | null, config: unknown, statusHistory: Array<{ eventId: string, from: TrainingStatus | null, to: TrainingStatus, at: string, reason: string | null }>, metrics: { totalTrajectories: number, avgReward: number | null, minReward: number | null, maxReward: number | null, trainingLoss: number | null, epoch: number, step: number } | null } }
+    | { __typename: 'ValidationError', message: string, issues: Array<{ field: string, rule: string, message: string }> }
+   };
+
+export type DeleteRunMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteRunMutation = { deleteTrainingRun:
+    | { __typename: 'ConflictError', message: string }
+    | { __typename: 'DeleteTrainingRunPayload', deletedRunId: string, uuid: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string }
+   };
+
+export type GetRunQueryVariables = Exact<{
+  id?: string | number | null | undefined;
+  uuid?: string | null | undefined;
+}>;
+
+
+export type GetRunQuery = { run: { id: string, databaseId: number, uuid: string, status: TrainingStatus, modelName: string, projectName: string, trainedModelName: string | null, taskDescription: string, numExamples: number, rolloutsPerGroup: number, learningRate: number, numEpochs: number, maxSteps: number | null, systemPrompt: string | null, createdAt: string, startedAt: string | null, completedAt: string | null, error: string | null, config: unknown, statusHistory: Array<{ eventId: string, from: TrainingStatus | null, to: TrainingStatus, at: string, reason: string | null }>, taskInputs: Array<{ step: number, inputText: string, context: unknown }>, metrics: { totalTrajectories: number, avgReward: number | null, minReward: number | null, maxReward: number | null, trainingLoss: number | null, epoch: number, step: number } | null } | null };
+
+export type GetNodeQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetNodeQuery = { node:
+    | { __typename: 'TrainingRun', uuid: string, status: TrainingStatus, id: string }
+    | { __typename: 'Trajectory', uuid: string, reward: number | null, id: string, run: { id: string } }
+   | null };
+
+export type ListRunsQueryVariables = Exact<{
+  filter?: TrainingRunFilter | null | undefined;
+  orderBy?: TrainingRunOrder | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type ListRunsQuery = { runs: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, databaseId: number, status: TrainingStatus, projectName: string, modelName: string, createdAt: string, metrics: { avgReward: number | null, step: number } | null } }> } };
+
+export type RecordTrajectoriesMutationVariables = Exact<{
+  runId: string | number;
+  trajectories: Array<TrajectoryInput> | TrajectoryInput;
+}>;
+
+
+export type RecordTrajectoriesMutation = { recordTrajectories:
+    | { __typename: 'ConflictError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'RecordTrajectoriesPayload', recorded: number, duplicates: number, duplicateUuids: Array<string>, uuids: Array<string> }
+    | { __typename: 'ValidationError', message: string, issues: Array<{ field: string, rule: string, message: string }> }
+   };
+
+export type ListTrajectoriesQueryVariables = Exact<{
+  runId: string | number;
+  filter?: TrajectoryFilter | null | undefined;
+  orderBy?: TrajectoryOrder | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type ListTrajectoriesQuery = { trajectories: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, databaseId: number, uuid: string, reward: number | null, createdAt: string, metadata: unknown, taskInput: { step: number, inputText: string, context: unknown }, messages: Array<{ role: string, content: string }> } }> } };
+
+export type RunTrajectoriesWithRunQueryVariables = Exact<{
+  id: string | number;
+  first?: number | null | undefined;
+}>;
+
+
+export type RunTrajectoriesWithRunQuery = { run: { id: string, trajectories: { totalCount: number, edges: Array<{ node: { uuid: string, run: { id: string, uuid: string } } }> } } | null };
+
+export type RecordMetricsMutationVariables = Exact<{
+  runId: string | number;
+  points: Array<MetricPointInput> | MetricPointInput;
+}>;
+
+
+export type RecordMetricsMutation = { recordMetrics:
+    | { __typename: 'ConflictError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'RecordMetricsPayload', points: Array<{ step: number, epoch: number, totalTrajectories: number, avgReward: number | null, minReward: number | null, maxReward: number | null, rewardStd: number | null, trainingLoss: number | null, values: Array<{ name: string, value: number | null }> }> }
+    | { __typename: 'ValidationError', message: string, issues: Array<{ field: string, rule: string, message: string }> }
+   };
+
+export type MetricHistoryQueryVariables = Exact<{
+  id: string | number;
+  maxPoints?: number | null | undefined;
+}>;
+
+
+export type MetricHistoryQuery = { run: { metrics: { totalTrajectories: number, avgReward: number | null, minReward: number | null, maxReward: number | null, trainingLoss: number | null, epoch: number, step: number } | null, metricHistory: Array<{ step: number, epoch: number, totalTrajectories: number, avgReward: number | null, minReward: number | null, maxReward: number | null, rewardStd: number | null, trainingLoss: number | null, recordedAt: string, values: Array<{ name: string, value: number | null }>, bucket: { firstStep: number, lastStep: number, count: number, min: Array<{ name: string, value: number | null }>, max: Array<{ name: string, value: number | null }> } }> } | null };
+
+export const RunFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RunFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TrainingRun"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"uuid"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"modelName"}},{"kind":"Field","name":{"kind":"Name","value":"projectName"}},{"kind":"Field","name":{"kind":"Name","value":"trainedModelName"}},{"kind":"Field","name":{"kind":"Name","value":"taskDescription"}},{"kind":"Field","name":{"kind":"Name","value":"numExamples"}},{"kind":"Field","name":{"kind":"Name","value":"rolloutsPerGroup"}},{"kind":"Field","name":{"kind":"Name","value":"learningRate"}},{"kind":"Field","name":{"kind":"Name","value":"numEpochs"}},{"kind":"Field","name":{"kind":"Name","value":"maxSteps"}},{"kind":"Field","name":{"kind":"Name","value":"systemPrompt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"completedAt"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"config"}},{"kind":"Field","name":{"kind":"Name","value":"metrics"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalTrajectories"}},{"kind":"Field","name":{"kind":"Name","value":"avgReward"}},{"kind":"Field","name":{"kind":"Name","value":"minReward"}},{"kind":"Field","name":{"kind":"Name","value":"maxReward"}},{"kind":"Field","name":{"kind":"Name","value":"trainingLoss"}},{"kind":"Field","name":{"kind":"Name","value":"epoch"}},{"kind":"Field","name":{"kind":"Name","value":"step"}}]}}]}}]} as unknown as DocumentNode<RunFieldsFragment, unknown>;
+export const CreateRunDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateRun"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateTrainingRunInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createTrainingRun"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CreateTrainingRunPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"run"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RunFields"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"issues"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"rule"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ConflictError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RunFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TrainingRun"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"uuid"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"modelName"}},{"kind":"Field","name":{"kind":"Name","value":"projectName"}},{"kind":"Field","name":{"kind":"Name","value":"trainedModelName"}},{"kind":"Field","name":{"kind":"Name","value":"taskDescription"}},{"kind":"Field","name":{"kind":"Name","value":"numExamples"}},{"kind":"Field","name":{"kind":"Name","value":"rolloutsPerGroup"}},{"kind":"Field","name":{"kind":"Name","value":"learningRate"}},{"kind":"Field","name":{"kind":"Name","value":"numEpochs"}},{"kind":"Field","name":{"kind":"Name","value":"maxSteps"}},{"kind":"Field","name":{"kind":"Name","value":"systemPrompt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"completedAt"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"config"}},{"kind":"Field","name":{"kind":"Name","value":"metrics"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalTrajectories"}},{"kind":"Field","name":{"kind":"Name","value":"avgReward"}},{"kind":"Field","name":{"kind":"Name","value":"minReward"}},{"kind":"Field","name":{"kind":"Name","value":"maxReward"}},{"kind":"Field","name":{"kind":"Name","value":"trainingLoss"}},{"kind":"Field","name":{"kind":"Name","value":"epoch"}},{"kind":"Field","name":{"kind":"Name","value":"step"}}]}}]}}]} as unknown as DocumentNode<CreateRunMutation, CreateRunMutationVariables>;
+export const TransitionRunDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"TransitionRun"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"runId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"to"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TrainingStatus"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reason"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"transitionRun"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"runId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"runId"}}},{"kind":"Argument","name":{"kind":"Name","value":"to"},"value":{"kind":"Variable","name":{"kind":"Name","value":"to"}}},{"kind":"Argument","name":{"kind":"Name","value":"reason"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reason"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TransitionRunPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"run"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RunFields"}},{"kind":"Field","name":{"kind":"Name","value":"statusHistory"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"eventId"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"at"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}}]}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"IllegalTransitionError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"issues"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"rule"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NotFoundError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RunFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TrainingRun"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"uuid"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"modelName"}},{"kind":"Field","name":{"kind":"Name","value":"projectName"}},{"kind":"Field","name":{"kind":"Name","value":"trainedModelName"}},{"kind":"Field","name":{"kind":"Name","value":"taskDescription"}},{"kind":"Field","name":{"kind":"Name","value":"numExamples"}},{"kind":"Field","name":{"kind":"Name","value":"rolloutsPerGroup"}},{"kind":"Field","name":{"kind":"Name","value":"learningRate"}},{"kind":"Field","name":{"kind":"Name","value":"numEpochs"}},{"kind":"Field","name":{"kind":"Name","value":"maxSteps"}},{"kind":"Field","name":{"kind":"Name","value":"systemPrompt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"completedAt"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"config"}},{"kind":"Field","name":{"kind":"Name","value":"metrics"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalTrajectories"}},{"kind":"Field","name":{"kind":"Name","value":"avgReward"}},{"kind":"Field","name":{"kind":"Name","value":"minReward"}},{"kind":"Field","name":{"kind":"Name","value":"maxReward"}},{"kind":"Field","name":{"kind":"Name","value":"trainingLoss"}},{"kind":"Field","name":{"kind":"Name","value":"epoch"}},{"kind":"Field","name":{"kind":"Name","value":"step"}}]}}]}}]} as unknown as DocumentNode<TransitionRunMutation, TransitionRunMutationVariables>;
+export const DeleteRunDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteRun"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteTrainingRun"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DeleteTrainingRunPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedRunId"}},{"kind":"Field","name":{"kind":"Name","value":"uuid"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<DeleteRunMutation, DeleteRunMutationVariables>;
+export const GetRunDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetRun"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"uuid"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"run"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"uuid"},"value":{"kind":"Variable","name":{"kind":"Name","value":"uuid"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RunFields"}},{"kind":"Field","name":{"kind":"Name","value":"statusHistory"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"eventId"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"at"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}}]}},{"kind":"Field","name":{"kind":"Name","value":"taskInputs"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"step"}},{"kind":"Field","name":{"kind":"Name","value":"inputText"}},{"kind":"Field","name":{"kind":"Name","value":"context"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RunFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TrainingRun"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"uuid"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"modelName"}},{"kind":"Field","name":{"kind":"Name","value":"projectName"}},{"kind":"Field","name":{"kind":"Name","value":"trainedModelName"}},{"kind":"Field","name":{"kind":"Name","value":"taskDescription"}},{"kind":"Field","name":{"kind":"Name","value":"numExamples"}},{"kind":"Field","name":{"kind":"Name","value":"rolloutsPerGroup"}},{"kind":"Field","name":{"kind":"Name","value":"learningRate"}},{"kind":"Field","name":{"kind":"Name","value":"numEpochs"}},{"kind":"Field","name":{"kind":"Name","value":"maxSteps"}},{"kind":"Field","name":{"kind":"Name","value":"systemPrompt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"completedAt"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"config"}},{"kind":"Field","name":{"kind":"Name","value":"metrics"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalTrajectories"}},{"kind":"Field","name":{"kind":"Name","value":"avgReward"}},{"kind":"Field","name":{"kind":"Name","value":"minReward"}},{"kind":"Field","name":{"kind":"Name","value":"maxReward"}},{"kind":"Field","name":{"kind":"Name","value":"trainingLoss"}},{"kind":"Field","name":{"kind":"Name","value":"epoch"}},{"kind":"Field","name":{"kind":"Name","value":"step"}}]}}]}}]} as unknown as DocumentNode<GetRunQuery, GetRunQueryVariables>;
+export const GetNodeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetNode"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TrainingRun"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uuid"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Trajectory"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uuid"}},{"kind":"Field","name":{"kind":"Name","value":"reward"}},{"kind":"Field","name":{"kind":"Name","value":"run"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]}}]} as unknown as DocumentNode<GetNodeQuery, GetNodeQueryVariables>;
+export const ListRunsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ListRuns"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"TrainingRunFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"TrainingRunOrder"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"runs"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"orderBy"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"projectName"}},{"kind":"Field","name":{"kind":"Name","value":"modelName"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"metrics"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"avgReward"}},{"kind":"Field","name":{"kind":"Name","value":"step"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ListRunsQuery, ListRunsQueryVariables>;
+export const RecordTrajectoriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RecordTrajectories"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"runId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"trajectories"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TrajectoryInput"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordTrajectories"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"runId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"runId"}}},{"kind":"Argument","name":{"kind":"Name","value":"trajectories"},"value":{"kind":"Variable","name":{"kind":"Name","value":"trajectories"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RecordTrajectoriesPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recorded"}},{"kind":"Field","name":{"kind":"Name","value":"duplicates"}},{"kind":"Field","name":{"kind":"Name","value":"duplicateUuids"}},{"kind":"Field","name":{"kind":"Name","value":"uuids"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"issues"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"rule"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RecordTrajectoriesMutation, RecordTrajectoriesMutationVariables>;
+export const ListTrajectoriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ListTrajectories"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"runId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"TrajectoryFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"TrajectoryOrder"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"trajectories"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"runId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"runId"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"orderBy"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"uuid"}},{"kind":"Field","name":{"kind":"Name","value":"reward"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"taskInput"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"step"}},{"kind":"Field","name":{"kind":"Name","value":"inputText"}},{"kind":"Field","name":{"kind":"Name","value":"context"}}]}},{"kind":"Field","name":{"kind":"Name","value":"messages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ListTrajectoriesQuery, ListTrajectoriesQueryVariables>;
+export const RunTrajectoriesWithRunDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RunTrajectoriesWithRun"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"run"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"trajectories"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uuid"}},{"kind":"Field","name":{"kind":"Name","value":"run"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"uuid"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<RunTrajectoriesWithRunQuery, RunTrajectoriesWithRunQueryVariables>;
+export const RecordMetricsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RecordMetrics"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"runId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"points"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"MetricPointInput"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordMetrics"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"runId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"runId"}}},{"kind":"Argument","name":{"kind":"Name","value":"points"},"value":{"kind":"Variable","name":{"kind":"Name","value":"points"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RecordMetricsPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"points"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"step"}},{"kind":"Field","name":{"kind":"Name","value":"epoch"}},{"kind":"Field","name":{"kind":"Name","value":"totalTrajectories"}},{"kind":"Field","name":{"kind":"Name","value":"avgReward"}},{"kind":"Field","name":{"kind":"Name","value":"minReward"}},{"kind":"Field","name":{"kind":"Name","value":"maxReward"}},{"kind":"Field","name":{"kind":"Name","value":"rewardStd"}},{"kind":"Field","name":{"kind":"Name","value":"trainingLoss"}},{"kind":"Field","name":{"kind":"Name","value":"values"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"value"}}]}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"issues"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"rule"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RecordMetricsMutation, RecordMetricsMutationVariables>;
+export const MetricHistoryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"MetricHistory"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"maxPoints"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"run"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"metrics"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalTrajectories"}},{"kind":"Field","name":{"kind":"Name","value":"avgReward"}},{"kind":"Field","name":{"kind":"Name","value":"minReward"}},{"kind":"Field","name":{"kind":"Name","value":"maxReward"}},{"kind":"Field","name":{"kind":"Name","value":"trainingLoss"}},{"kind":"Field","name":{"kind":"Name","value":"epoch"}},{"kind":"Field","name":{"kind":"Name","value":"step"}}]}},{"kind":"Field","name":{"kind":"Name","value":"metricHistory"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"maxPoints"},"value":{"kind":"Variable","name":{"kind":"Name","value":"maxPoints"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"step"}},{"kind":"Field","name":{"kind":"Name","value":"epoch"}},{"kind":"Field","name":{"kind":"Name","value":"totalTrajectories"}},{"kind":"Field","name":{"kind":"Name","value":"avgReward"}},{"kind":"Field","name":{"kind":"Name","value":"minReward"}},{"kind":"Field","name":{"kind":"Name","value":"maxReward"}},{"kind":"Field","name":{"kind":"Name","value":"rewardStd"}},{"kind":"Field","name":{"kind":"Name","value":"trainingLoss"}},{"kind":"Field","name":{"kind":"Name","value":"recordedAt"}},{"kind":"Field","name":{"kind":"Name","value":"values"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"value"}}]}},{"kind":"Field","name":{"kind":"Name","value":"bucket"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"firstStep"}},{"kind":"Field","name":{"kind":"Name","value":"lastStep"}},{"kind":"Field","name":{"kind":"Name","value":"count"}},{"kind":"Field","name":{"kind":"Name","value":"min"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"value"}}]}},{"kind":"Field","name":{"kind":"Name","value":"max"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"value"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<MetricHistoryQuery, MetricHistoryQueryVariables>;

@@ -1,0 +1,85 @@
+// Metric history through the public API: points computed from stored trajectories, the run's
+// snapshot, duplicates refused, and downsampling that keeps spikes and the final step exact.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MetricHistory, RecordMetrics } from './operations';
+import { createRun, recordTrajectories, trajectory } from './helpers/fixtures';
+import { startServer, type TestServer } from './helpers/server';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer();
+});
+afterAll(() => s?.stop());
+
+describe('recordMetrics', () => {
+  it("computes reward statistics from the step's stored trajectories and updates the snapshot", async () => {
+    const run = await createRun(s);
+    await recordTrajectories(s, run.id, [trajectory(0, 0.2), trajectory(0, 0.4), trajectory(0, null), trajectory(1, 1), trajectory(1, 0)]);
+    const res = await s.gql(RecordMetrics, {
+      runId: run.id,
+      points: [
+        { step: 0, epoch: 0, trainingLoss: 0.5, values: [{ name: 'grad_norm', value: 1.5 }, { name: 'trainable_groups', value: 2 }] },
+        { step: 1, epoch: 0, trainingLoss: 0.25 },
+      ],
+    });
+    expect(res.recordMetrics.__typename).toBe('RecordMetricsPayload');
+    const h = await s.gql(MetricHistory, { id: run.id });
+    const [p0, p1] = h.run!.metricHistory;
+    expect(p0).toMatchObject({ step: 0, epoch: 0, totalTrajectories: 3, minReward: 0.2, maxReward: 0.4, trainingLoss: 0.5 });
+    expect(p0.avgReward).toBeCloseTo(0.3, 12);
+    expect(p0.rewardStd).toBeCloseTo(0.1, 12);
+    expect(p0.values).toEqual([{ name: 'grad_norm', value: 1.5 }, { name: 'trainable_groups', value: 2 }]);
+    expect(p1).toMatchObject({ step: 1, totalTrajectories: 2, avgReward: 0.5, minReward: 0, maxReward: 1, rewardStd: 0.5, trainingLoss: 0.25 });
+    expect(h.run!.metrics).toEqual({ totalTrajectories: 5, avgReward: 0.5, minReward: 0, maxReward: 1, trainingLoss: 0.25, epoch: 0, step: 1 });
+  });
+
+  it('refuses a step that already has a point, and duplicate names, changing nothing', async () => {
+    const run = await createRun(s);
+    await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 0, epoch: 0, trainingLoss: 1 }] });
+    const again = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 1, epoch: 0 }, { step: 0, epoch: 0, trainingLoss: 2 }] });
+    expect(again.recordMetrics.__typename).toBe('ConflictError');
+    const dupNames = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 2, epoch: 0, values: [{ name: 'a', value: 1 }, { name: 'a', value: 2 }] }] });
+    expect(dupNames.recordMetrics.__typename).toBe('ValidationError');
+    const dupSteps = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 3, epoch: 0 }, { step: 3, epoch: 0 }] });
+    expect(dupSteps.recordMetrics.__typename).toBe('ValidationError');
+    const negative = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: -1, epoch: 0 }] });
+    expect(negative.recordMetrics.__typename).toBe('ValidationError');
+    const h = await s.gql(MetricHistory, { id: run.id });
+    expect(h.run!.metricHistory.map((p) => [p.step, p.trainingLoss])).toEqual([[0, 1]]);
+    expect(h.run!.metrics?.step).toBe(0);
+  });
+});
+
+describe('metricHistory(maxPoints)', () => {
+  it('keeps every spike exact and always ends on the final step', async () => {
+    const run = await createRun(s);
+    const steps = 20_000;
+    const spikes = new Map([[1234, 50], [15_001, -40], [19_998, 99]]);
+    const loss = (step: number) => spikes.get(step) ?? 1 + Math.sin(step / 100) * 0.1;
+    for (let i = 0; i < steps; i += 1000) {
+      const points = Array.from({ length: 1000 }, (_, j) => ({ step: i + j, epoch: Math.floor((i + j) / 10_000), trainingLoss: loss(i + j) }));
+      const res = await s.gql(RecordMetrics, { runId: run.id, points });
+      expect(res.recordMetrics.__typename).toBe('RecordMetricsPayload');
+    }
+    const full = await s.gql(MetricHistory, { id: run.id });
+    expect(full.run!.metricHistory).toHaveLength(steps);
+
+    const maxPoints = 300;
+    const h = (await s.gql(MetricHistory, { id: run.id, maxPoints })).run!.metricHistory;
+    expect(h.length).toBeLessThanOrEqual(maxPoints);
+    expect(h.at(-1)!.step).toBe(steps - 1);
+    expect(h.at(-1)!.trainingLoss).toBeCloseTo(loss(steps - 1), 12);
+    const maxOf = (p: (typeof h)[number]) => p.bucket.max.find((v) => v.name === 'trainingLoss')!.value!;
+    const minOf = (p: (typeof h)[number]) => p.bucket.min.find((v) => v.name === 'trainingLoss')!.value!;
+    expect(Math.max(...h.map(maxOf))).toBe(99);
+    expect(Math.min(...h.map(minOf))).toBe(-40);
+    const spikeBucket = h.find((p) => p.bucket.firstStep <= 1234 && p.bucket.lastStep >= 1234)!;
+    expect(maxOf(spikeBucket)).toBe(50);
+    // Buckets tile the steps: no step lost, none counted twice.
+    expect(h.reduce((n, p) => n + p.bucket.count, 0)).toBe(steps);
+    h.slice(1).forEach((p, i) => expect(p.bucket.firstStep).toBe(h[i].bucket.lastStep + 1));
+
+    const bad = await s.request(MetricHistory, { id: run.id, maxPoints: 0 });
+    expect(bad.errors?.[0].message).toMatch(/maxPoints/);
+  }, 60_000);
+});

@@ -1,0 +1,145 @@
+// The operations the end-to-end tests send, typed by GraphQL Code Generator from schema.graphql.
+import { graphql } from './gql';
+
+export const RunFields = graphql(`
+  fragment RunFields on TrainingRun {
+    id
+    databaseId
+    uuid
+    status
+    modelName
+    projectName
+    trainedModelName
+    taskDescription
+    numExamples
+    rolloutsPerGroup
+    learningRate
+    numEpochs
+    maxSteps
+    systemPrompt
+    createdAt
+    startedAt
+    completedAt
+    error
+    config
+    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }
+  }
+`);
+
+export const CreateRun = graphql(`
+  mutation CreateRun($input: CreateTrainingRunInput!) {
+    createTrainingRun(input: $input) {
+      __typename
+      ... on CreateTrainingRunPayload { run { ...RunFields } }
+      ... on ValidationError { message issues { field rule message } }
+      ... on ConflictError { message }
+    }
+  }
+`);
+
+export const TransitionRun = graphql(`
+  mutation TransitionRun($runId: ID!, $to: TrainingStatus!, $reason: String) {
+    transitionRun(runId: $runId, to: $to, reason: $reason) {
+      __typename
+      ... on TransitionRunPayload { run { ...RunFields statusHistory { eventId from to at reason } } }
+      ... on IllegalTransitionError { message from to }
+      ... on ValidationError { message issues { field rule message } }
+      ... on NotFoundError { message }
+    }
+  }
+`);
+
+export const DeleteRun = graphql(`
+  mutation DeleteRun($id: ID!) {
+    deleteTrainingRun(id: $id) {
+      __typename
+      ... on DeleteTrainingRunPayload { deletedRunId uuid }
+      ... on Error { message }
+    }
+  }
+`);
+
+export const GetRun = graphql(`
+  query GetRun($id: ID, $uuid: String) {
+    run(id: $id, uuid: $uuid) {
+      ...RunFields
+      statusHistory { eventId from to at reason }
+      taskInputs { step inputText context }
+    }
+  }
+`);
+
+export const GetNode = graphql(`
+  query GetNode($id: ID!) {
+    node(id: $id) {
+      __typename
+      id
+      ... on TrainingRun { uuid status }
+      ... on Trajectory { uuid reward run { id } }
+    }
+  }
+`);
+
+export const ListRuns = graphql(`
+  query ListRuns($filter: TrainingRunFilter, $orderBy: TrainingRunOrder, $first: Int, $after: String, $last: Int, $before: String) {
+    runs(filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {
+      totalCount
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      edges { cursor node { id databaseId status projectName modelName createdAt metrics { avgReward step } } }
+    }
+  }
+`);
+
+export const RecordTrajectories = graphql(`
+  mutation RecordTrajectories($runId: ID!, $trajectories: [TrajectoryInput!]!) {
+    recordTrajectories(runId: $runId, trajectories: $trajectories) {
+      __typename
+      ... on RecordTrajectoriesPayload { recorded duplicates duplicateUuids uuids }
+      ... on ValidationError { message issues { field rule message } }
+      ... on Error { message }
+    }
+  }
+`);
+
+export const ListTrajectories = graphql(`
+  query ListTrajectories($runId: ID!, $filter: TrajectoryFilter, $orderBy: TrajectoryOrder, $first: Int, $after: String, $last: Int, $before: String) {
+    trajectories(runId: $runId, filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {
+      totalCount
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      edges { cursor node { id databaseId uuid reward createdAt taskInput { step inputText context } messages { role content } metadata } }
+    }
+  }
+`);
+
+export const RunTrajectoriesWithRun = graphql(`
+  query RunTrajectoriesWithRun($id: ID!, $first: Int) {
+    run(id: $id) {
+      id
+      trajectories(first: $first) { totalCount edges { node { uuid run { id uuid } } } }
+    }
+  }
+`);
+
+export const RecordMetrics = graphql(`
+  mutation RecordMetrics($runId: ID!, $points: [MetricPointInput!]!) {
+    recordMetrics(runId: $runId, points: $points) {
+      __typename
+      ... on RecordMetricsPayload { points { step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss values { name value } } }
+      ... on ValidationError { message issues { field rule message } }
+      ... on Error { message }
+    }
+  }
+`);
+
+export const MetricHistory = graphql(`
+  query MetricHistory($id: ID!, $maxPoints: Int) {
+    run(id: $id) {
+      metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }
+      metricHistory(maxPoints: $maxPoints) {
+        step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss recordedAt
+        values { name value }
+        bucket { firstStep lastStep count min { name value } max { name value } }
+      }
+    }
+  }
+`);
