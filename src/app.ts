@@ -11,7 +11,8 @@ import type { Config } from './config';
 import { createContext, type Services } from './context';
 import { openDatabase, type Database } from './db/data-source';
 import { AtelierError } from './errors';
-import { createInProcessEventBus, type EventBus } from './events/event-bus';
+import { openAccess } from './auth';
+import { createEventBus, type EventBus } from './events/event-bus';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphql/example-operations';
 import { getSchema } from './graphql/index';
 import { createLogger, type Logger } from './logger';
@@ -35,6 +36,7 @@ export interface App {
 function buildServices(db: Database, events: EventBus): Services {
   const metricsRepo = new MetricsRepo(db.reader);
   return {
+    events,
     runs: new RunsService(db, events),
     runsRepo: new RunsRepo(db.reader, db.kind),
     trajectories: new TrajectoriesService(db, events),
@@ -62,20 +64,36 @@ function maskError(logger: Logger) {
 export async function createApp(config: Config): Promise<App> {
   const logger = createLogger(config.logLevel);
   const db = await openDatabase(config.database);
-  const events = createInProcessEventBus();
+  let events: EventBus;
+  try {
+    events = await createEventBus({ bufferSize: config.subscriptionBuffer, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, logger });
+  } catch (err) {
+    await db.close();
+    throw new Error(`REDIS_URL: cannot reach Redis (${err instanceof Error ? err.message : err})`);
+  }
   const services = buildServices(db, events);
+  const authenticate = openAccess;
 
   const yoga = createYoga({
     schema: getSchema(),
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/health',
     landingPage: false,
-    context: () => createContext(services),
+    // HTTP and SSE carry credentials in headers; graphql-ws passes connectionParams (see onSubscribe).
+    context: async ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) =>
+      createContext(
+        services,
+        await authenticate({
+          // A graphql-ws upgrade request is Node's IncomingMessage, not a Fetch Request: it authenticates by connectionParams.
+          authorization: typeof request?.headers?.get === 'function' ? request.headers.get('authorization') : null,
+          connectionParams,
+        }),
+      ),
     maskedErrors: { maskError: maskError(logger), isDev: false },
     graphiql: { title: 'Atelier', defaultQuery: GRAPHIQL_DEFAULT_QUERY, subscriptionsProtocol: 'WS' },
     renderGraphiQL,
     logging: config.logLevel === 'silent' ? false : config.logLevel,
-    plugins: [useReadinessCheck({ endpoint: '/ready', check: () => db.ping() })],
+    plugins: [useReadinessCheck({ endpoint: '/ready', check: async () => (await db.ping()) && (await events.ready()) })],
   });
 
   const server: Server = createServer(yoga);
@@ -85,7 +103,13 @@ export async function createApp(config: Config): Promise<App> {
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx, _id, params) => {
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params });
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          request: ctx.extra.request,
+          socket: ctx.extra.socket,
+          connectionParams: ctx.connectionParams,
+          params,
+        });
         const args = {
           schema,
           operationName: params.operationName,

@@ -6,6 +6,8 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().min(1).default('sqlite:./data/atelier.sqlite'),
   REDIS_URL: z.string().url().optional(),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('atelier'),
+  SUBSCRIPTION_BUFFER: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   NODE_ENV: z.string().default('development'),
 });
@@ -19,6 +21,10 @@ export interface Config {
   host: string;
   database: DatabaseConfig;
   redisUrl?: string;
+  /** Namespaces Atelier's Redis channels, so deployments sharing a Redis stay apart. */
+  redisPrefix: string;
+  /** Events a subscriber may fall behind before it is cut off. */
+  subscriptionBuffer: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   production: boolean;
 }
@@ -43,6 +49,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     database: parseDatabaseUrl(e.DATABASE_URL),
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    subscriptionBuffer: e.SUBSCRIPTION_BUFFER,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
   };

@@ -2,6 +2,7 @@
 // resolves its related rows with one query per level, never one per row.
 import DataLoader from 'dataloader';
 import type { StatusTransitionRow, TaskInputRow, TrajectoryRow } from './db/entities';
+import type { EventBus } from './events/event-bus';
 import type { MetricsService } from './metrics/metrics.service';
 import { runFromRow, type TrainingRun } from './runs/run.model';
 import type { RunsRepo } from './runs/runs.repo';
@@ -15,6 +16,7 @@ export interface Services {
   trajectories: TrajectoriesService;
   trajectoriesRepo: TrajectoriesRepo;
   metrics: MetricsService;
+  events: EventBus;
 }
 
 export interface Loaders {
@@ -24,9 +26,15 @@ export interface Loaders {
   taskInputsByRunId: DataLoader<number, TaskInputRow[]>;
 }
 
+/** Who is asking. Open access for now: the authentication seam both transports share. */
+export interface Viewer {
+  kind: 'anonymous';
+}
+
 export interface Context {
   services: Services;
   loaders: Loaders;
+  viewer: Viewer;
 }
 
 function byKey<K, V>(keys: readonly K[], rows: V[], key: (row: V) => K): (V | null)[] {
@@ -49,6 +57,11 @@ export function createLoaders(s: Services): Loaders {
   };
 }
 
-export function createContext(services: Services): Context {
-  return { services, loaders: createLoaders(services) };
+export function createContext(services: Services, viewer: Viewer): Context {
+  return { services, viewer, loaders: createLoaders(services) };
+}
+
+/** A subscription's context lives as long as the subscription: each event must read current rows, not cached ones. */
+export function freshLoaders(ctx: Context): void {
+  ctx.loaders = createLoaders(ctx.services);
 }

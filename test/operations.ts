@@ -143,3 +143,42 @@ export const MetricHistory = graphql(`
     }
   }
 `);
+
+export const OnRunStatus = graphql(`
+  subscription OnRunStatus($runId: ID, $projectName: String, $afterEventId: String) {
+    runStatusChanged(runId: $runId, projectName: $projectName, afterEventId: $afterEventId) {
+      eventId from to at reason
+      run { id status projectName startedAt completedAt error }
+    }
+  }
+`);
+
+export const OnMetrics = graphql(`
+  subscription OnMetrics($runId: ID!) {
+    metricsRecorded(runId: $runId) {
+      points { step trainingLoss avgReward totalTrajectories }
+      metrics { step avgReward totalTrajectories trainingLoss }
+    }
+  }
+`);
+
+export const OnTrajectories = graphql(`
+  subscription OnTrajectories($runId: ID!) {
+    trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }
+  }
+`);
+
+export const OnTrajectoryCounts = graphql(`
+  subscription OnTrajectoryCounts($runId: ID!) {
+    trajectoriesRecorded(runId: $runId) { count step }
+  }
+`);
+
+export const OnProgress = graphql(`
+  subscription OnProgress($runId: ID!) {
+    runProgress(runId: $runId) {
+      step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal at
+      run { id status }
+    }
+  }
+`);

@@ -4,6 +4,7 @@ import { builder } from './builder';
 import './scalars';
 import './errors';
 import '../runs/runs.graphql';
+import '../runs/run-events.graphql';
 import '../trajectories/trajectories.graphql';
 import '../metrics/metrics.graphql';
 

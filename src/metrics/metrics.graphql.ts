@@ -1,6 +1,9 @@
 // GraphQL types and fields for metric history: the per-step points, downsampled on request, and recording.
 import { z } from 'zod';
+import { freshLoaders } from '../context';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { MetricsRecordedEvent } from '../events/topics';
+import { TrainingMetricsRef } from '../runs/runs.graphql';
 import { builder } from '../graphql/builder';
 import { parseGlobalIdOf } from '../graphql/global-id';
 import { TrainingRunRef } from '../runs/runs.graphql';
@@ -99,6 +102,41 @@ builder.mutationField('recordMetrics', (t) =>
       });
       const saved = await ctx.services.metrics.record(parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), points);
       return { points: toBuckets(saved, null) };
+    },
+  }),
+);
+
+// ---- live ----
+
+const MetricsRecordedRef = builder.objectRef<MetricsRecordedEvent>('MetricsRecordedEvent').implement({
+  description: "New history points of a run and its updated metrics snapshot.",
+  fields: (t) => ({
+    points: t.field({
+      type: [MetricPointRef],
+      resolve: (e, _a, ctx) => ctx.services.metrics.pointsAt(e.runId, e.steps),
+    }),
+    metrics: t.field({
+      type: TrainingMetricsRef,
+      nullable: true,
+      description: "The run's metrics snapshot after these points.",
+      resolve: async (e, _a, ctx) => (await ctx.loaders.runById.load(e.runId))?.metrics ?? null,
+    }),
+  }),
+});
+
+builder.subscriptionField('metricsRecorded', (t) =>
+  t.field({
+    type: MetricsRecordedRef,
+    description: 'Each new history point of the run, with the updated metrics snapshot.',
+    args: { runId: t.arg.id({ required: true }) },
+    subscribe: async (_root, args, ctx) => {
+      const runId = parseGlobalIdOf('TrainingRun', String(args.runId), 'runId');
+      if (!(await ctx.loaders.runById.load(runId))) throw new NotFoundError('TrainingRun', String(runId));
+      return ctx.services.events.subscribe('metricsRecorded', { filter: (e) => e.runId === runId });
+    },
+    resolve: (event, _a, ctx) => {
+      freshLoaders(ctx);
+      return event;
     },
   }),
 );

@@ -10,6 +10,10 @@ export class MetricsRepo {
     return this.ds.getRepository(MetricPointEntity).find({ where: { runId }, order: { step: 'ASC' } });
   }
 
+  pointsAt(runId: number, steps: number[]): Promise<MetricPointRow[]> {
+    return this.ds.getRepository(MetricPointEntity).find({ where: { runId, step: In(steps) }, order: { step: 'ASC' } });
+  }
+
   historyForRuns(runIds: readonly number[]): Promise<MetricPointRow[]> {
     return this.ds.getRepository(MetricPointEntity).find({ where: { runId: In([...runIds]) }, order: { runId: 'ASC', step: 'ASC' } });
   }

@@ -97,6 +97,11 @@ export class MetricsService {
   }
 
   /** The run's history, one point per step; with maxPoints, buckets that keep each series' min, max and last value. */
+  /** The points of the given steps, each its own bucket. */
+  async pointsAt(runId: number, steps: number[]): Promise<HistoryBucket[]> {
+    return steps.length ? toBuckets((await this.repo.pointsAt(runId, steps)).map(metricPointFromRow), null) : [];
+  }
+
   async history(runId: number, maxPoints: number | null): Promise<HistoryBucket[]> {
     return toBuckets((await this.repo.history(runId)).map(metricPointFromRow), maxPoints);
   }

@@ -77,6 +77,20 @@ export class RunsRepo {
     return this.ds.getRepository(StatusTransitionEntity).find({ where: { runId: In([...runIds]) }, order: { id: 'ASC' } });
   }
 
+  /** Stored transitions after an event id, oldest first, for replay to a resuming subscriber. */
+  async transitionsAfter(afterId: number, scope: { runId?: number | null; projectName?: string | null }, limit: number): Promise<Array<StatusTransitionRow & { projectName: string }>> {
+    const qb = this.ds
+      .getRepository(StatusTransitionEntity)
+      .createQueryBuilder('s')
+      .innerJoin('TrainingRun', 'r', 'r.id = s.run_id')
+      .select(['s.id AS id', 's.run_id AS "runId"', 's.from_status AS "fromStatus"', 's.to_status AS "toStatus"', 's.at AS at', 's.reason AS reason', 'r.project_name AS "projectName"'])
+      .where('s.id > :afterId', { afterId });
+    if (scope.runId != null) qb.andWhere('s.run_id = :runId', { runId: scope.runId });
+    if (scope.projectName != null) qb.andWhere('r.project_name = :projectName', { projectName: scope.projectName });
+    const rows: Array<StatusTransitionRow & { projectName: string }> = await qb.orderBy('s.id', 'ASC').limit(limit).getRawMany();
+    return rows.map((r) => ({ ...r, id: Number(r.id), runId: Number(r.runId) }));
+  }
+
   async taskInputsForRuns(runIds: readonly number[]): Promise<TaskInputRow[]> {
     if (runIds.length === 0) return [];
     return this.ds.getRepository(TaskInputEntity).find({ where: { runId: In([...runIds]) }, order: { runId: 'ASC', position: 'ASC' } });

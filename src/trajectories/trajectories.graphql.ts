@@ -1,6 +1,7 @@
 // GraphQL types and fields for trajectories: the node, the per-run connection, and recording.
 import { z } from 'zod';
-import type { Context } from '../context';
+import { freshLoaders, type Context } from '../context';
+import type { TrajectoriesRecordedEvent } from '../events/topics';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { parseGlobalIdOf } from '../graphql/global-id';
@@ -183,5 +184,38 @@ builder.mutationField('recordTrajectories', (t) =>
           metadata: tr.metadata as Record<string, unknown> | null,
         })),
       ),
+  }),
+);
+
+// ---- live ----
+
+const TrajectoriesRecordedRef = builder.objectRef<TrajectoriesRecordedEvent>('TrajectoriesRecordedEvent').implement({
+  description: 'A batch of trajectories just stored for a run.',
+  fields: (t) => ({
+    count: t.exposeInt('count', { description: 'How many were stored.' }),
+    step: t.exposeInt('step', { nullable: true, description: 'The step they belong to; null when the batch spans several.' }),
+    trajectories: t.field({
+      type: [TrajectoryRef],
+      description: 'The stored trajectories (loaded only when selected).',
+      resolve: async (e, _a, ctx) =>
+        (await ctx.services.trajectoriesRepo.findByIds(e.trajectoryIds)).sort((a, b) => a.id - b.id).map(trajectoryFromRow),
+    }),
+  }),
+});
+
+builder.subscriptionField('trajectoriesRecorded', (t) =>
+  t.field({
+    type: TrajectoriesRecordedRef,
+    description: 'Each batch of trajectories stored for the run.',
+    args: { runId: t.arg.id({ required: true }) },
+    subscribe: async (_root, args, ctx) => {
+      const runId = parseGlobalIdOf('TrainingRun', String(args.runId), 'runId');
+      if (!(await ctx.loaders.runById.load(runId))) throw new NotFoundError('TrainingRun', String(runId));
+      return ctx.services.events.subscribe('trajectoriesRecorded', { filter: (e) => e.runId === runId });
+    },
+    resolve: (event, _a, ctx) => {
+      freshLoaders(ctx);
+      return event;
+    },
   }),
 );

@@ -26,6 +26,11 @@ type Documents = {
     "\n  query RunTrajectoriesWithRun($id: ID!, $first: Int) {\n    run(id: $id) {\n      id\n      trajectories(first: $first) { totalCount edges { node { uuid run { id uuid } } } }\n    }\n  }\n": typeof types.RunTrajectoriesWithRunDocument,
     "\n  mutation RecordMetrics($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, points: $points) {\n      __typename\n      ... on RecordMetricsPayload { points { step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss values { name value } } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.RecordMetricsDocument,
     "\n  query MetricHistory($id: ID!, $maxPoints: Int) {\n    run(id: $id) {\n      metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n      metricHistory(maxPoints: $maxPoints) {\n        step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss recordedAt\n        values { name value }\n        bucket { firstStep lastStep count min { name value } max { name value } }\n      }\n    }\n  }\n": typeof types.MetricHistoryDocument,
+    "\n  subscription OnRunStatus($runId: ID, $projectName: String, $afterEventId: String) {\n    runStatusChanged(runId: $runId, projectName: $projectName, afterEventId: $afterEventId) {\n      eventId from to at reason\n      run { id status projectName startedAt completedAt error }\n    }\n  }\n": typeof types.OnRunStatusDocument,
+    "\n  subscription OnMetrics($runId: ID!) {\n    metricsRecorded(runId: $runId) {\n      points { step trainingLoss avgReward totalTrajectories }\n      metrics { step avgReward totalTrajectories trainingLoss }\n    }\n  }\n": typeof types.OnMetricsDocument,
+    "\n  subscription OnTrajectories($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }\n  }\n": typeof types.OnTrajectoriesDocument,
+    "\n  subscription OnTrajectoryCounts($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step }\n  }\n": typeof types.OnTrajectoryCountsDocument,
+    "\n  subscription OnProgress($runId: ID!) {\n    runProgress(runId: $runId) {\n      step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal at\n      run { id status }\n    }\n  }\n": typeof types.OnProgressDocument,
 };
 const documents: Documents = {
     "\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n": types.RunFieldsFragmentDoc,
@@ -40,6 +45,11 @@ const documents: Documents = {
     "\n  query RunTrajectoriesWithRun($id: ID!, $first: Int) {\n    run(id: $id) {\n      id\n      trajectories(first: $first) { totalCount edges { node { uuid run { id uuid } } } }\n    }\n  }\n": types.RunTrajectoriesWithRunDocument,
     "\n  mutation RecordMetrics($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, points: $points) {\n      __typename\n      ... on RecordMetricsPayload { points { step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss values { name value } } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.RecordMetricsDocument,
     "\n  query MetricHistory($id: ID!, $maxPoints: Int) {\n    run(id: $id) {\n      metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n      metricHistory(maxPoints: $maxPoints) {\n        step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss recordedAt\n        values { name value }\n        bucket { firstStep lastStep count min { name value } max { name value } }\n      }\n    }\n  }\n": types.MetricHistoryDocument,
+    "\n  subscription OnRunStatus($runId: ID, $projectName: String, $afterEventId: String) {\n    runStatusChanged(runId: $runId, projectName: $projectName, afterEventId: $afterEventId) {\n      eventId from to at reason\n      run { id status projectName startedAt completedAt error }\n    }\n  }\n": types.OnRunStatusDocument,
+    "\n  subscription OnMetrics($runId: ID!) {\n    metricsRecorded(runId: $runId) {\n      points { step trainingLoss avgReward totalTrajectories }\n      metrics { step avgReward totalTrajectories trainingLoss }\n    }\n  }\n": types.OnMetricsDocument,
+    "\n  subscription OnTrajectories($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }\n  }\n": types.OnTrajectoriesDocument,
+    "\n  subscription OnTrajectoryCounts($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step }\n  }\n": types.OnTrajectoryCountsDocument,
+    "\n  subscription OnProgress($runId: ID!) {\n    runProgress(runId: $runId) {\n      step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal at\n      run { id status }\n    }\n  }\n": types.OnProgressDocument,
 };
 
 /**
@@ -104,6 +114,26 @@ export function graphql(source: "\n  mutation RecordMetrics($runId: ID!, $points
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query MetricHistory($id: ID!, $maxPoints: Int) {\n    run(id: $id) {\n      metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n      metricHistory(maxPoints: $maxPoints) {\n        step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss recordedAt\n        values { name value }\n        bucket { firstStep lastStep count min { name value } max { name value } }\n      }\n    }\n  }\n"): (typeof documents)["\n  query MetricHistory($id: ID!, $maxPoints: Int) {\n    run(id: $id) {\n      metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n      metricHistory(maxPoints: $maxPoints) {\n        step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss recordedAt\n        values { name value }\n        bucket { firstStep lastStep count min { name value } max { name value } }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription OnRunStatus($runId: ID, $projectName: String, $afterEventId: String) {\n    runStatusChanged(runId: $runId, projectName: $projectName, afterEventId: $afterEventId) {\n      eventId from to at reason\n      run { id status projectName startedAt completedAt error }\n    }\n  }\n"): (typeof documents)["\n  subscription OnRunStatus($runId: ID, $projectName: String, $afterEventId: String) {\n    runStatusChanged(runId: $runId, projectName: $projectName, afterEventId: $afterEventId) {\n      eventId from to at reason\n      run { id status projectName startedAt completedAt error }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription OnMetrics($runId: ID!) {\n    metricsRecorded(runId: $runId) {\n      points { step trainingLoss avgReward totalTrajectories }\n      metrics { step avgReward totalTrajectories trainingLoss }\n    }\n  }\n"): (typeof documents)["\n  subscription OnMetrics($runId: ID!) {\n    metricsRecorded(runId: $runId) {\n      points { step trainingLoss avgReward totalTrajectories }\n      metrics { step avgReward totalTrajectories trainingLoss }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription OnTrajectories($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }\n  }\n"): (typeof documents)["\n  subscription OnTrajectories($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription OnTrajectoryCounts($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step }\n  }\n"): (typeof documents)["\n  subscription OnTrajectoryCounts($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription OnProgress($runId: ID!) {\n    runProgress(runId: $runId) {\n      step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal at\n      run { id status }\n    }\n  }\n"): (typeof documents)["\n  subscription OnProgress($runId: ID!) {\n    runProgress(runId: $runId) {\n      step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal at\n      run { id status }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

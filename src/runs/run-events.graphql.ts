@@ -1,0 +1,105 @@
+// Subscriptions to a run's lifecycle: every status transition (resumable with afterEventId) and
+// pipeline progress. Events carry ids; the run itself is loaded fresh for each event.
+import { z } from 'zod';
+import { freshLoaders, type Context } from '../context';
+import { NotFoundError } from '../errors';
+import type { RunProgressEvent, RunStatusEvent } from '../events/topics';
+import { ReplayThenLive } from '../events/replay';
+import { builder } from '../graphql/builder';
+import { parseGlobalIdOf } from '../graphql/global-id';
+import { parseDate } from './run.model';
+import { TrainingRunRef, TrainingStatusEnum } from './runs.graphql';
+import type { TrainingStatus } from '../domain/status-machine';
+
+const REPLAY_PAGE = 500;
+
+async function loadRun(ctx: Context, runId: number) {
+  const run = await ctx.loaders.runById.load(runId);
+  if (!run) throw new NotFoundError('TrainingRun', String(runId));
+  return run;
+}
+
+const RunStatusEventRef = builder.objectRef<RunStatusEvent>('RunStatusEvent').implement({
+  description: "One transition of a run's status, pushed after it is stored.",
+  fields: (t) => ({
+    eventId: t.string({ description: 'Increases with every transition of a run; pass the last one you saw as afterEventId to resume.', resolve: (e) => String(e.eventId) }),
+    run: t.field({ type: TrainingRunRef, description: 'The run as stored now.', resolve: (e, _a, ctx) => loadRun(ctx, e.runId) }),
+    from: t.field({ type: TrainingStatusEnum, nullable: true, resolve: (e) => e.from as TrainingStatus | null }),
+    to: t.field({ type: TrainingStatusEnum, resolve: (e) => e.to as TrainingStatus }),
+    at: t.field({ type: 'DateTime', resolve: (e) => parseDate(e.at) }),
+    reason: t.exposeString('reason', { nullable: true }),
+  }),
+});
+
+const RunProgressRef = builder.objectRef<RunProgressEvent>('RunProgress').implement({
+  description: "A pipeline run's progress within its current step.",
+  fields: (t) => ({
+    run: t.field({ type: TrainingRunRef, resolve: (e, _a, ctx) => loadRun(ctx, e.runId) }),
+    step: t.exposeInt('step'),
+    totalSteps: t.exposeInt('totalSteps'),
+    epoch: t.exposeInt('epoch'),
+    rolloutsDone: t.exposeInt('rolloutsDone'),
+    rolloutsTotal: t.exposeInt('rolloutsTotal'),
+    judgeCallsDone: t.exposeInt('judgeCallsDone'),
+    judgeCallsTotal: t.exposeInt('judgeCallsTotal'),
+    gradientStepsDone: t.exposeInt('gradientStepsDone'),
+    gradientStepsTotal: t.exposeInt('gradientStepsTotal', { nullable: true, description: 'Known once the trainer reports it.' }),
+    at: t.field({ type: 'DateTime', resolve: (e) => parseDate(e.at) }),
+  }),
+});
+
+builder.subscriptionType({ description: 'Live updates, pushed after each change is stored: over graphql-ws (WebSocket) or server-sent events on /graphql.' });
+
+builder.subscriptionFields((t) => ({
+  runStatusChanged: t.field({
+    type: RunStatusEventRef,
+    description:
+      'Every status transition, of one run, of a project, or of all runs. With afterEventId, the stored transitions after it are replayed first, then live ones follow: nothing missed, nothing twice.',
+    args: {
+      runId: t.arg.id(),
+      projectName: t.arg.string({ validate: { maxLength: 200 } }),
+      afterEventId: t.arg.string({ validate: { schema: z.string().regex(/^\d{1,15}$/, { message: 'must be an eventId you received' }) } }),
+    },
+    subscribe: async (_root, args, ctx) => {
+      const runId = args.runId != null ? parseGlobalIdOf('TrainingRun', String(args.runId), 'runId') : null;
+      if (runId !== null) await loadRun(ctx, runId);
+      const projectName = args.projectName ?? null;
+      const live = ctx.services.events.subscribe('runStatus', {
+        filter: (e) => (runId === null || e.runId === runId) && (projectName === null || e.projectName === projectName),
+      });
+      if (args.afterEventId == null) return live;
+      const toEvent = (r: Awaited<ReturnType<typeof ctx.services.runsRepo.transitionsAfter>>[number]): RunStatusEvent => ({
+        eventId: r.id,
+        runId: r.runId,
+        projectName: r.projectName,
+        from: r.fromStatus,
+        to: r.toStatus,
+        at: r.at,
+        reason: r.reason,
+      });
+      return new ReplayThenLive(
+        live,
+        async (after) => (await ctx.services.runsRepo.transitionsAfter(after, { runId, projectName }, REPLAY_PAGE)).map(toEvent),
+        Number(args.afterEventId),
+      );
+    },
+    resolve: (event, _a, ctx) => {
+      freshLoaders(ctx);
+      return event;
+    },
+  }),
+  runProgress: t.field({
+    type: RunProgressRef,
+    description: "A pipeline run's progress: the current step of the total, and the rollouts, judge calls and gradient steps done in it.",
+    args: { runId: t.arg.id({ required: true }) },
+    subscribe: async (_root, args, ctx) => {
+      const runId = parseGlobalIdOf('TrainingRun', String(args.runId), 'runId');
+      await loadRun(ctx, runId);
+      return ctx.services.events.subscribe('runProgress', { filter: (e) => e.runId === runId });
+    },
+    resolve: (event, _a, ctx) => {
+      freshLoaders(ctx);
+      return event;
+    },
+  }),
+}));

@@ -1,0 +1,79 @@
+// Two Atelier instances sharing PostgreSQL and Redis, as in a scaled-out deployment: a transition
+// made through instance A reaches a subscriber on instance B, and resuming with afterEventId works
+// across instances. Runs against the PostgreSQL and Redis on this machine (and in CI).
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OnRunStatus, OnTrajectoryCounts } from './operations';
+import { createRun, recordTrajectories, trajectory, transition } from './helpers/fixtures';
+import { createPostgresDatabase, postgresUrl, POSTGRES_SKIP_REASON, type FreshPostgresDatabase } from './helpers/postgres';
+import { redisUrl, REDIS_SKIP_REASON } from './helpers/redis';
+import { startServer, type TestServer } from './helpers/server';
+import { quiet, subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
+
+const missing = [!postgresUrl && POSTGRES_SKIP_REASON, !redisUrl && REDIS_SKIP_REASON].filter(Boolean).join('; ');
+if (missing) console.warn(missing);
+
+describe.skipIf(Boolean(missing))(`two instances over PostgreSQL and Redis${missing ? ` [${missing}]` : ''}`, () => {
+  let db: FreshPostgresDatabase;
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    db = await createPostgresDatabase();
+    const shared = { databaseUrl: db.url, redisUrl, redisPrefix: `atelier-test-${randomBytes(4).toString('hex')}` };
+    a = await startServer(shared);
+    b = await startServer(shared);
+  });
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    await db?.drop();
+  });
+
+  it('delivers a transition made on A to a subscriber on B, in order', async () => {
+    const run = await createRun(a);
+    const client = wsClient(b.url);
+    const events = subscribe(client, OnRunStatus, { runId: run.id });
+    const counts = subscribe(client, OnTrajectoryCounts, { runId: run.id });
+    const got = take(events, 3);
+    const gotCounts = take(counts, 1);
+    await waitFor(() => b.app.events.listenerCount() === 2, 5000, 'subscribers on B');
+    await transition(a, run.id, 'GENERATING');
+    await transition(a, run.id, 'COLLECTING');
+    await transition(b, run.id, 'SCORING');
+    await recordTrajectories(a, run.id, [trajectory(0, 1), trajectory(0, 0)]);
+    expect((await got).map((e) => [e.runStatusChanged.to, e.runStatusChanged.run.status])).toEqual([
+      ['GENERATING', expect.any(String)], ['COLLECTING', expect.any(String)], ['SCORING', 'SCORING'],
+    ]);
+    expect((await gotCounts)[0].trajectoriesRecorded.count).toBe(2);
+    await client.dispose();
+  });
+
+  it('resumes on B with afterEventId after transitions made on A while disconnected', async () => {
+    const run = await createRun(a);
+    const c1 = wsClient(a.url);
+    const first = subscribe(c1, OnRunStatus, { runId: run.id });
+    const firstEvent = take(first, 1);
+    await waitFor(() => a.app.events.listenerCount('runStatus') === 1, 5000, 'subscriber on A');
+    await transition(a, run.id, 'GENERATING');
+    const [seen] = await firstEvent;
+    await c1.dispose();
+
+    await transition(a, run.id, 'COLLECTING');
+    await transition(a, run.id, 'SCORING');
+
+    const c2 = wsClient(b.url);
+    const resumed = subscribe(c2, OnRunStatus, { runId: run.id, afterEventId: seen.runStatusChanged.eventId });
+    const replayed = await take(resumed, 2);
+    expect(replayed.map((e) => e.runStatusChanged.to)).toEqual(['COLLECTING', 'SCORING']);
+    await transition(a, run.id, 'TRAINING');
+    expect((await take(resumed, 1))[0].runStatusChanged.to).toBe('TRAINING');
+    expect(await quiet(resumed, 300)).toBe(true);
+    await c2.dispose();
+  });
+
+  it('reports ready only while PostgreSQL and Redis are reachable', async () => {
+    expect((await fetch(`${a.url}/ready`)).status).toBe(200);
+    expect((await fetch(`${b.url}/ready`)).status).toBe(200);
+  });
+});
