@@ -1,0 +1,100 @@
+// GraphiQL at GET /graphql: served whole from the server (the machines have no internet, and yoga's
+// default page loads from a CDN), opening with the example query. When a Chromium and playwright-core
+// are present, a real browser renders it, runs the query and shows the data, touching no outside host.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRAPHIQL_DEFAULT_QUERY } from '../src/graphql/example-operations';
+import { browserAvailability, isExternal, launchBrowser } from './helpers/browser';
+import { createRun } from './helpers/fixtures';
+import { startServer, type TestServer } from './helpers/server';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer();
+});
+afterAll(() => s?.stop());
+
+/** The src/href of every <script> and <link> tag, ignoring the text inside inline scripts. */
+function resourceUrls(html: string): { tag: string; url: string }[] {
+  const found: { tag: string; url: string }[] = [];
+  const attr = (attrs: string, name: string) => attrs.match(new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i'));
+  const scriptTag = /<script\b([^>]*)>[\s\S]*?<\/script\s*>/gi;
+  for (const m of html.matchAll(scriptTag)) {
+    const src = attr(m[1], 'src');
+    if (src) found.push({ tag: 'script', url: src[1] ?? src[2] ?? src[3] });
+  }
+  const outsideScripts = html.replace(scriptTag, '');
+  for (const m of outsideScripts.matchAll(/<link\b([^>]*)>/gi)) {
+    const href = attr(m[1], 'href');
+    if (href) found.push({ tag: 'link', url: href[1] ?? href[2] ?? href[3] });
+  }
+  return found;
+}
+
+describe('GraphiQL page', () => {
+  it('is served whole by the server: no script or stylesheet from another host, and it opens on the example query', async () => {
+    const res = await fetch(s.graphqlUrl, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html).toContain('<title>Atelier</title>');
+
+    const resources = resourceUrls(html);
+    const outside = resources.filter(({ url }) => {
+      if (/^(data|blob):/i.test(url)) return false;
+      if (url.startsWith('//')) return true; // protocol-relative: another host
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return false; // relative to the server
+      return new URL(url).origin !== new URL(s.url).origin;
+    });
+    expect(outside, `GraphiQL loads from outside the server: ${JSON.stringify(outside)}`).toEqual([]);
+    // Nothing in the inline stylesheet pulls CSS or fonts from the internet either.
+    const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi)].map((m) => m[1]).join('\n');
+    const cssUrls = [...styles.matchAll(/(?:@import\s+|url\(\s*)["']?([^"')\s;]+)/gi)].map((m) => m[1]).filter(isExternal);
+    expect(cssUrls, `GraphiQL's CSS loads from outside the server: ${cssUrls.join(', ')}`).toEqual([]);
+
+    // The options are embedded as JSON, so the default query appears JSON-escaped.
+    expect(html).toContain(JSON.stringify(GRAPHIQL_DEFAULT_QUERY));
+    expect(html).toContain('query LatestRuns');
+  });
+});
+
+const { playwright, unavailable } = await browserAvailability();
+
+describe('GraphiQL in a real browser', () => {
+  const title = unavailable
+    ? `SKIPPED, browser unavailable: ${unavailable}`
+    : 'renders offline in headless Chromium, runs LatestRuns and shows the runs, requesting nothing outside the machine';
+
+  it.skipIf(unavailable !== null)(title, async () => {
+    const run = await createRun(s, { projectName: 'graphiql-check' });
+    const browser = await launchBrowser(playwright!);
+    try {
+      const { page } = browser;
+      const response = await page.goto(s.graphqlUrl, { waitUntil: 'load', timeout: 20_000 });
+      expect(response?.status()).toBe(200);
+
+      const queryEditor = page.locator('.graphiql-query-editor');
+      await expect.poll(async () => (await queryEditor.count()) ? queryEditor.first().innerText() : '', { timeout: 15_000 }).toContain('LatestRuns');
+
+      await page.locator('.graphiql-execute-button').first().click();
+      const resultPane = page.locator('.graphiql-response');
+      await expect.poll(() => resultPane.first().innerText(), { timeout: 15_000 }).toContain('"runs"');
+      const result = await resultPane.first().innerText();
+      expect(result).toContain('"totalCount"');
+      expect(result).not.toContain('"errors"');
+      // The run made above is the newest, so it is on the first screen of the result.
+      expect(result).toContain(run.id);
+
+      const screenshot = join(mkdtempSync(join(tmpdir(), 'atelier-graphiql-')), 'graphiql.png');
+      await page.screenshot({ path: screenshot });
+      console.log(`GraphiQL screenshot: ${screenshot}`);
+
+      expect(browser.externalRequests, `GraphiQL tried to reach outside the machine:\n${browser.externalRequests.join('\n')}`).toEqual([]);
+      expect(browser.pageErrors, `GraphiQL threw in the page:\n${browser.pageErrors.join('\n')}`).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
