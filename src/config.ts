@@ -8,6 +8,17 @@ const envSchema = z.object({
   REDIS_URL: z.string().url().optional(),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('atelier'),
   SUBSCRIPTION_BUFFER: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  ART_BACKEND_URL: z.string().url().optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  GENERATOR_MODEL: z.string().min(1).optional(),
+  JUDGE_MODEL: z.string().min(1).optional(),
+  MAX_CONCURRENT_RUNS: z.coerce.number().int().min(1).max(64).default(1),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(120),
+  PREPARE_TIMEOUT_SECONDS: z.coerce.number().positive().max(7200).default(600),
+  STALL_TIMEOUT_SECONDS: z.coerce.number().positive().max(86_400).default(900),
+  RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  RETRY_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(500),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   NODE_ENV: z.string().default('development'),
 });
@@ -15,6 +26,25 @@ const envSchema = z.object({
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string }
   | { kind: 'postgres'; url: string };
+
+/** Where the pipeline reaches the outside world, and how patiently. */
+export interface PipelineConfig {
+  artBackendUrl?: string;
+  openaiBaseUrl?: string;
+  /** Never logged, stored or returned. */
+  openaiApiKey?: string;
+  generatorModel?: string;
+  judgeModel?: string;
+  /** Pipeline runs that execute at once; the rest wait in PENDING, first come first served. */
+  maxConcurrentRuns: number;
+  requestTimeoutMs: number;
+  /** /_prepare_backend_for_training starts vLLM: ART's own client allows 600 s. */
+  prepareTimeoutMs: number;
+  /** A stage with no progress for this long fails the run (a hung backend or provider). */
+  stallTimeoutMs: number;
+  retryAttempts: number;
+  retryBaseMs: number;
+}
 
 export interface Config {
   port: number;
@@ -27,6 +57,7 @@ export interface Config {
   subscriptionBuffer: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   production: boolean;
+  pipeline: PipelineConfig;
 }
 
 /** `sqlite:<path>` or a bare path means SQLite; `postgres://` / `postgresql://` means PostgreSQL. */
@@ -53,6 +84,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     subscriptionBuffer: e.SUBSCRIPTION_BUFFER,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
+    pipeline: {
+      artBackendUrl: e.ART_BACKEND_URL,
+      openaiBaseUrl: e.OPENAI_BASE_URL,
+      openaiApiKey: e.OPENAI_API_KEY,
+      generatorModel: e.GENERATOR_MODEL,
+      judgeModel: e.JUDGE_MODEL,
+      maxConcurrentRuns: e.MAX_CONCURRENT_RUNS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+      prepareTimeoutMs: e.PREPARE_TIMEOUT_SECONDS * 1000,
+      stallTimeoutMs: e.STALL_TIMEOUT_SECONDS * 1000,
+      retryAttempts: e.RETRY_ATTEMPTS,
+      retryBaseMs: e.RETRY_BASE_MS,
+    },
   };
 }
 

@@ -2,6 +2,7 @@
 // trajectories of that step, not from the caller; the run's `metrics` snapshot follows the
 // latest step.
 import type { Database } from '../db/data-source';
+import { nowStored } from '../db/timestamps';
 import { MetricPointEntity, TrainingRunEntity, TrajectoryEntity } from '../db/entities';
 import { downsample, type Bucket } from '../domain/downsample';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
@@ -58,7 +59,7 @@ export class MetricsService {
         if (clash) throw new ConflictError(`step ${clash.step} of this run already has a history point; recorded metrics are never overwritten`);
       }
       const stats = await rewardStatsBySteps(tx.em, runId, steps);
-      const now = new Date().toISOString();
+      const now = nowStored();
       const rows = points.map((p) => {
         const s = stats.get(p.step);
         return pointsRepo.create({

@@ -33,7 +33,11 @@ export interface TrainingRun {
   metrics: TrainingMetrics | null;
   error: string | null;
   config: Record<string, unknown>;
+  mode: RunMode;
+  currentStep: number | null;
 }
+
+export type RunMode = 'tracked' | 'pipeline';
 
 export const EMPTY_METRICS: TrainingMetrics = {
   totalTrajectories: 0,
@@ -107,5 +111,7 @@ export function runFromRow(row: TrainingRunRow): TrainingRun {
     metrics: metricsFromJson(row.metrics),
     error: row.error,
     config: parseJsonObject(row.config),
+    mode: row.mode === 'pipeline' ? 'pipeline' : 'tracked',
+    currentStep: row.currentStep ?? null,
   };
 }

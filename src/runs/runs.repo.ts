@@ -1,6 +1,7 @@
 // Queries over training runs, their status transitions and task inputs.
 import { In, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { StatusTransitionEntity, TaskInputEntity, TrainingRunEntity, type StatusTransitionRow, type TaskInputRow, type TrainingRunRow } from '../db/entities';
+import { toStoredDate } from '../db/timestamps';
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
 import type { TrainingStatus } from '../domain/status-machine';
 
@@ -43,8 +44,8 @@ export class RunsRepo {
     if (filter.status?.length) qb.andWhere('r.status IN (:...statuses)', { statuses: filter.status });
     if (filter.projectName != null) qb.andWhere('r.project_name = :projectName', { projectName: filter.projectName });
     if (filter.modelName != null) qb.andWhere('r.model_name = :modelName', { modelName: filter.modelName });
-    if (filter.createdAfter) qb.andWhere('r.created_at > :createdAfter', { createdAfter: filter.createdAfter.toISOString() });
-    if (filter.createdBefore) qb.andWhere('r.created_at < :createdBefore', { createdBefore: filter.createdBefore.toISOString() });
+    if (filter.createdAfter) qb.andWhere('r.created_at > :createdAfter', { createdAfter: toStoredDate(filter.createdAfter) });
+    if (filter.createdBefore) qb.andWhere('r.created_at < :createdBefore', { createdBefore: toStoredDate(filter.createdBefore) });
     if (filter.taskDescriptionContains) {
       const like = this.kind === 'postgres' ? 'ILIKE' : 'LIKE';
       qb.andWhere(`r.task_description ${like} :taskText ESCAPE '\\'`, { taskText: `%${escapeLike(filter.taskDescriptionContains)}%` });

@@ -3,12 +3,13 @@
 // transaction, and publishes the event after commit. Nothing else writes `status`.
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/data-source';
+import { nowStored } from '../db/timestamps';
 import { MetricPointEntity, StatusTransitionEntity, TaskInputEntity, TrainingRunEntity, TrajectoryEntity, type StatusTransitionRow, type TrainingRunRow } from '../db/entities';
 import type { WriteTx } from '../db/write-queue';
 import { isFinal, planTransition, type TrainingStatus } from '../domain/status-machine';
 import { ConflictError, NotFoundError } from '../errors';
 import type { EventBus } from '../events/event-bus';
-import { runFromRow, type TrainingRun } from './run.model';
+import { runFromRow, type RunMode, type TrainingRun } from './run.model';
 import { lockRun } from './runs.repo';
 
 export interface CreateRunInput {
@@ -24,6 +25,7 @@ export interface CreateRunInput {
   maxSteps?: number | null;
   systemPrompt?: string | null;
   config?: Record<string, unknown> | null;
+  mode?: RunMode;
 }
 
 /** The seed's defaults. */
@@ -40,7 +42,7 @@ export class RunsService {
       const runs = tx.em.getRepository(TrainingRunEntity);
       const uuid = input.uuid ?? randomUUID();
       if (input.uuid && (await runs.existsBy({ uuid }))) throw new ConflictError(`a run with uuid ${uuid} already exists`);
-      const now = new Date().toISOString();
+      const now = nowStored();
       const row = await runs.save(
         runs.create({
           uuid,
@@ -63,6 +65,8 @@ export class RunsService {
           // Always an object, never NULL: the seed's from_row cannot read a NULL config back.
           config: JSON.stringify(input.config ?? {}),
           avgReward: null,
+          mode: input.mode ?? 'tracked',
+          currentStep: null,
         }),
       );
       await this.recordTransition(tx, row, null, 'pending', null, now);
@@ -70,13 +74,18 @@ export class RunsService {
     });
   }
 
-  async transition(runId: number, to: TrainingStatus, reason: string | null, changes: Partial<Pick<TrainingRunRow, 'trainedModelName' | 'systemPrompt'>> = {}): Promise<TrainingRun> {
+  async transition(
+    runId: number,
+    to: TrainingStatus,
+    reason: string | null,
+    changes: Partial<Pick<TrainingRunRow, 'trainedModelName' | 'systemPrompt' | 'currentStep'>> = {},
+  ): Promise<TrainingRun> {
     return this.db.writes.run(async (tx) => {
       const row = await lockRun(tx.em, this.db.kind, runId);
       if (!row) throw new NotFoundError('TrainingRun', String(runId));
       const from = row.status as TrainingStatus;
       const effects = planTransition(from, to, reason);
-      const now = new Date().toISOString();
+      const now = nowStored();
       row.status = to;
       if (effects.setsStartedAt && !row.startedAt) row.startedAt = now;
       if (effects.setsCompletedAt) row.completedAt = now;

@@ -3,10 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
 import type { Database } from '../db/data-source';
+import { nowStored } from '../db/timestamps';
 import { TrainingRunEntity, TrajectoryEntity, type TrajectoryRow } from '../db/entities';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
-import { EMPTY_METRICS, metricsFromJson, metricsToJson } from '../runs/run.model';
+import type { TrainingStatus } from '../domain/status-machine';
+import { EMPTY_METRICS, metricsFromJson, metricsToJson, parseJsonObject } from '../runs/run.model';
 import { lockRun } from '../runs/runs.repo';
 import { messagesToJson, taskInputToJson, type TaskInput, type TrajectoryMessage } from './trajectory.model';
 
@@ -16,6 +18,27 @@ export interface RecordTrajectoryInput {
   messages: TrajectoryMessage[];
   reward?: number | null;
   metadata?: Record<string, unknown> | null;
+  /** Pipeline rollouts only: the completion choice verbatim, for training. */
+  choice?: unknown;
+}
+
+export interface RecordOptions {
+  /** Store only while the run is in one of these statuses (the pipeline's guard: nothing is written after a cancel). */
+  whileStatus?: TrainingStatus[];
+}
+
+/** A run left the status a pipeline write required: it was cancelled or failed meanwhile. */
+export class RunNoLongerActiveError extends Error {
+  constructor(readonly status: string) {
+    super(`the run is now ${status.toUpperCase()}`);
+  }
+}
+
+export interface ScoreUpdate {
+  id: number;
+  reward: number | null;
+  /** Merged into the trajectory's metadata. */
+  metadata: Record<string, unknown>;
 }
 
 export interface RecordTrajectoriesResult {
@@ -33,7 +56,7 @@ const LOOKUP_CHUNK = 500;
 
 type NewRow = Omit<TrajectoryRow, 'id'>;
 
-function sameContent(a: Pick<TrajectoryRow, 'runId' | 'taskInput' | 'messages' | 'reward' | 'metadata'>, b: NewRow): boolean {
+function sameContent(a: Pick<TrajectoryRow, 'runId' | 'taskInput' | 'messages' | 'reward' | 'metadata'>, b: Omit<NewRow, 'choice'>): boolean {
   return a.runId === b.runId && a.taskInput === b.taskInput && a.messages === b.messages && a.reward === b.reward && (a.metadata ?? '{}') === (b.metadata ?? '{}');
 }
 
@@ -43,11 +66,11 @@ export class TrajectoriesService {
     private readonly events: EventBus,
   ) {}
 
-  async record(runId: number, items: RecordTrajectoryInput[]): Promise<RecordTrajectoriesResult> {
+  async record(runId: number, items: RecordTrajectoryInput[], options: RecordOptions = {}): Promise<RecordTrajectoriesResult> {
     if (items.length > MAX_TRAJECTORIES_PER_CALL) {
       throw ValidationError.of('trajectories', 'max', `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call, got ${items.length}`);
     }
-    const now = new Date().toISOString();
+    const now = nowStored();
     const rows: NewRow[] = items.map((t) => ({
       uuid: t.uuid ?? randomUUID(),
       runId,
@@ -57,6 +80,7 @@ export class TrajectoriesService {
       metadata: JSON.stringify(t.metadata ?? {}),
       createdAt: now,
       step: t.taskInput.step,
+      choice: t.choice === undefined ? null : JSON.stringify(t.choice),
     }));
     const seen = new Map<string, number>();
     rows.forEach((r, i) => {
@@ -68,6 +92,7 @@ export class TrajectoriesService {
     return this.db.writes.run(async (tx) => {
       const run = await lockRun(tx.em, this.db.kind, runId);
       if (!run) throw new NotFoundError('TrainingRun', String(runId));
+      if (options.whileStatus && !options.whileStatus.includes(run.status as TrainingStatus)) throw new RunNoLongerActiveError(run.status);
       const repo = tx.em.getRepository(TrajectoryEntity);
 
       const existing = new Map<string, TrajectoryRow>();
@@ -105,6 +130,41 @@ export class TrajectoriesService {
         tx.afterCommit(() => this.events.publish('trajectoriesRecorded', { runId, step, count: fresh.length, trajectoryIds: ids }));
       }
       return { recorded: fresh.length, duplicateUuids, uuids: rows.map((r) => r.uuid) };
+    });
+  }
+
+  /** Sets rewards (RULER's scores) on a run's trajectories in one transaction, only while the run is in whileStatus. */
+  async applyScores(runId: number, updates: ScoreUpdate[], whileStatus: TrainingStatus[]): Promise<void> {
+    await this.db.writes.run(async (tx) => {
+      const run = await lockRun(tx.em, this.db.kind, runId);
+      if (!run) throw new NotFoundError('TrainingRun', String(runId));
+      if (!whileStatus.includes(run.status as TrainingStatus)) throw new RunNoLongerActiveError(run.status);
+      const repo = tx.em.getRepository(TrajectoryEntity);
+      for (const u of updates) {
+        const row = await repo.findOneBy({ id: u.id, runId });
+        if (!row) throw new NotFoundError('Trajectory', String(u.id));
+        const metadata = { ...parseJsonObject(row.metadata), ...u.metadata };
+        await repo.update({ id: u.id }, { reward: u.reward, metadata: JSON.stringify(metadata) });
+      }
+    });
+  }
+
+  /** Removes the trajectories of an interrupted pipeline step so it can be redone cleanly. */
+  async deleteStep(runId: number, step: number, whileStatus: TrainingStatus[]): Promise<number> {
+    return this.db.writes.run(async (tx) => {
+      const run = await lockRun(tx.em, this.db.kind, runId);
+      if (!run) throw new NotFoundError('TrainingRun', String(runId));
+      if (!whileStatus.includes(run.status as TrainingStatus)) throw new RunNoLongerActiveError(run.status);
+      const repo = tx.em.getRepository(TrajectoryEntity);
+      const removed = await repo.countBy({ runId, step });
+      if (removed === 0) return 0;
+      await repo.delete({ runId, step });
+      const metrics = metricsFromJson(run.metrics);
+      if (metrics) {
+        metrics.totalTrajectories = Math.max(0, metrics.totalTrajectories - removed);
+        await tx.em.getRepository(TrainingRunEntity).update({ id: run.id }, { metrics: metricsToJson(metrics) });
+      }
+      return removed;
     });
   }
 }

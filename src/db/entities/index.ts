@@ -3,10 +3,12 @@ export * from './trajectory.entity';
 export * from './status-transition.entity';
 export * from './metric-point.entity';
 export * from './task-input.entity';
+export * from './gradient-step.entity';
 import { TrainingRunEntity } from './training-run.entity';
 import { TrajectoryEntity } from './trajectory.entity';
 import { StatusTransitionEntity } from './status-transition.entity';
 import { MetricPointEntity } from './metric-point.entity';
 import { TaskInputEntity } from './task-input.entity';
+import { GradientStepEntity } from './gradient-step.entity';
 
-export const entities = [TrainingRunEntity, TrajectoryEntity, StatusTransitionEntity, MetricPointEntity, TaskInputEntity];
+export const entities = [TrainingRunEntity, TrajectoryEntity, StatusTransitionEntity, MetricPointEntity, TaskInputEntity, GradientStepEntity];

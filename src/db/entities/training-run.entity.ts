@@ -26,6 +26,10 @@ export interface TrainingRunRow {
   config: string | null;
   /** Not in the seed: metrics.avg_reward copied out so runs can be filtered and ordered by it through an index. */
   avgReward: number | null;
+  /** Not in the seed: 'tracked' (a script reports) or 'pipeline' (Atelier drives it). */
+  mode: string;
+  /** Not in the seed: the step a pipeline run is working on. */
+  currentStep: number | null;
 }
 
 export const TrainingRunEntity = new EntitySchema<TrainingRunRow>({
@@ -52,6 +56,8 @@ export const TrainingRunEntity = new EntitySchema<TrainingRunRow>({
     error: { type: 'text', nullable: true },
     config: { type: 'text', nullable: true },
     avgReward: { name: 'avg_reward', type: 'double precision', nullable: true },
+    mode: { type: 'varchar', length: 16, default: 'tracked' },
+    currentStep: { name: 'current_step', type: 'integer', nullable: true },
   },
   indices: [
     { name: 'IDX_training_runs_created', columns: ['createdAt', 'id'] },
@@ -59,5 +65,6 @@ export const TrainingRunEntity = new EntitySchema<TrainingRunRow>({
     { name: 'IDX_training_runs_status', columns: ['status', 'createdAt'] },
     { name: 'IDX_training_runs_project', columns: ['projectName', 'createdAt'] },
     { name: 'IDX_training_runs_model', columns: ['modelName', 'createdAt'] },
+    { name: 'IDX_training_runs_mode_status', columns: ['mode', 'status', 'id'] },
   ],
 });

@@ -16,6 +16,8 @@ export interface TrajectoryRow {
   createdAt: string;
   /** Not in the seed: task_input.step; NULL on rows written by other tools, read from task_input then. */
   step: number | null;
+  /** Not in the seed: for pipeline rollouts, the completion choice verbatim (logprobs included) as JSON text. */
+  choice: string | null;
 }
 
 export const TrajectoryEntity = new EntitySchema<TrajectoryRow>({
@@ -31,6 +33,7 @@ export const TrajectoryEntity = new EntitySchema<TrajectoryRow>({
     metadata: { type: 'text', nullable: true },
     createdAt: { name: 'created_at', type: 'varchar', length: 32 },
     step: { type: 'integer', nullable: true },
+    choice: { type: 'text', nullable: true },
   },
   relations: {
     run: { type: 'many-to-one', target: 'TrainingRun', joinColumn: { name: 'run_id' }, onDelete: 'CASCADE' },

@@ -1,0 +1,47 @@
+// A pipeline run's own settings (stored in its config under `pipeline`) and the server-wide ones
+// it needs. A run that lacks a required server setting is refused when it is created.
+import type { PipelineConfig } from '../config';
+import { AtelierError } from '../errors';
+import { DEFAULT_RUBRIC } from './ruler';
+
+export interface PipelineSettings {
+  groupsPerStep: number;
+  rubric: string;
+  judgeModel: string | null;
+  generatorModel: string | null;
+  temperature: number;
+  maxConcurrentRollouts: number;
+  maxConcurrentJudgeCalls: number;
+}
+
+export const PIPELINE_DEFAULTS: PipelineSettings = {
+  groupsPerStep: 2,
+  rubric: DEFAULT_RUBRIC,
+  judgeModel: null,
+  generatorModel: null,
+  temperature: 0.7,
+  maxConcurrentRollouts: 16,
+  maxConcurrentJudgeCalls: 8,
+};
+
+export class MissingSettingError extends AtelierError {
+  readonly code = 'MISSING_SETTING';
+  constructor(readonly setting: string) {
+    super(`pipeline runs need the server setting ${setting}; set it in the environment and restart Atelier (or create a TRACKED run)`);
+    this.name = 'MissingSettingError';
+  }
+}
+
+/** The run's settings, with defaults for what it did not set. */
+export function pipelineSettingsOf(config: Record<string, unknown>): PipelineSettings {
+  const stored = (config.pipeline ?? {}) as Partial<PipelineSettings>;
+  return { ...PIPELINE_DEFAULTS, ...Object.fromEntries(Object.entries(stored).filter(([, v]) => v !== null && v !== undefined)) } as PipelineSettings;
+}
+
+/** Throws MissingSettingError naming the first server setting a run with these settings would need. */
+export function checkServerSettings(server: PipelineConfig, run: Partial<PipelineSettings>): void {
+  if (!server.artBackendUrl) throw new MissingSettingError('ART_BACKEND_URL');
+  if (!server.openaiBaseUrl) throw new MissingSettingError('OPENAI_BASE_URL');
+  if (!run.generatorModel && !server.generatorModel) throw new MissingSettingError('GENERATOR_MODEL');
+  if (!run.judgeModel && !server.judgeModel) throw new MissingSettingError('JUDGE_MODEL');
+}

@@ -1,0 +1,66 @@
+// A client for any OpenAI-compatible chat-completions API (OpenAI, vLLM, ART's inference server).
+import { callJson, ProviderError, type RetryPolicy } from './http';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  max_tokens?: number;
+  logprobs?: boolean;
+  response_format?: { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema: unknown; strict?: boolean } };
+}
+
+/** The choice object as the server returned it: ART trains on it verbatim. */
+export interface ChatChoice {
+  index: number;
+  finish_reason: string | null;
+  message: { role: 'assistant'; content: string | null; [key: string]: unknown };
+  logprobs?: unknown;
+  [key: string]: unknown;
+}
+
+export interface ChatClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  what: string;
+}
+
+export class ChatClient {
+  constructor(private readonly opts: ChatClientOptions) {}
+
+  async complete(req: ChatRequest, signal?: AbortSignal, onRetry?: (reason: string) => void): Promise<ChatChoice> {
+    const headers: Record<string, string> = {};
+    if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
+    const answer = await callJson<{ choices?: ChatChoice[] }>(`${this.opts.baseUrl.replace(/\/$/, '')}/chat/completions`, req, {
+      timeoutMs: this.opts.timeoutMs,
+      retry: this.opts.retry,
+      signal,
+      headers,
+      what: `${this.opts.what} (${req.model})`,
+      onRetry,
+    });
+    const choice = answer.choices?.[0];
+    if (!choice || typeof choice.message !== 'object') throw new ProviderError(`${this.opts.what} (${req.model}): the answer has no choice`, 200, false);
+    return choice;
+  }
+
+  /** A completion whose content must be JSON matching the caller's parser; the parser throws on a wrong shape. */
+  async completeJson<T>(req: ChatRequest, parse: (value: unknown) => T, signal?: AbortSignal): Promise<T> {
+    const choice = await this.complete(req, signal);
+    const content = choice.message.content ?? '';
+    let value: unknown;
+    try {
+      value = JSON.parse(content);
+    } catch {
+      throw new ProviderError(`${this.opts.what} (${req.model}): the answer is not valid JSON: ${content.slice(0, 200)}`, 200, false);
+    }
+    return parse(value);
+  }
+}
