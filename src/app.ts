@@ -18,6 +18,8 @@ import { getSchema } from './graphql/index';
 import { createLogger, type Logger } from './logger';
 import { MetricsRepo } from './metrics/metrics.repo';
 import { MetricsService } from './metrics/metrics.service';
+import { createPipelineDeps } from './pipeline';
+import { PipelineRunner } from './pipeline/runner';
 import { RunsRepo } from './runs/runs.repo';
 import { RunsService } from './runs/runs.service';
 import { TrajectoriesRepo } from './trajectories/trajectories.repo';
@@ -33,16 +35,20 @@ export interface App {
   readonly events: EventBus;
 }
 
-function buildServices(db: Database, events: EventBus): Services {
+function buildServices(config: Config, db: Database, events: EventBus, logger: Logger): Services {
   const metricsRepo = new MetricsRepo(db.reader);
-  return {
+  const core = {
+    config,
     events,
     runs: new RunsService(db, events),
     runsRepo: new RunsRepo(db.reader, db.kind),
     trajectories: new TrajectoriesService(db, events),
     trajectoriesRepo: new TrajectoriesRepo(db.reader),
+    metricsRepo,
     metrics: new MetricsService(db, metricsRepo, events),
   };
+  const pipelineDeps = createPipelineDeps(config, core, logger);
+  return { ...core, pipelineDeps, pipeline: new PipelineRunner(pipelineDeps, db) };
 }
 
 /** Expected outcomes keep their message and code; everything else is masked. */
@@ -71,7 +77,7 @@ export async function createApp(config: Config): Promise<App> {
     await db.close();
     throw new Error(`REDIS_URL: cannot reach Redis (${err instanceof Error ? err.message : err})`);
   }
-  const services = buildServices(db, events);
+  const services = buildServices(config, db, events, logger);
   const authenticate = openAccess;
 
   const yoga = createYoga({
@@ -143,9 +149,12 @@ export async function createApp(config: Config): Promise<App> {
       const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
       url = `http://${host}:${addr.port}`;
       logger.info(`Atelier listening on ${url}/graphql (${db.kind} storage)`);
+      if (services.pipeline.enabled) services.pipeline.start();
+      else logger.info('pipeline runs are off: set ART_BACKEND_URL and OPENAI_BASE_URL to enable them (tracked runs work without)');
       return url;
     },
     async stop() {
+      await services.pipeline.stop();
       await wsCleanup.dispose();
       for (const client of wsServer.clients) client.terminate();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));

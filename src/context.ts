@@ -2,7 +2,11 @@
 // resolves its related rows with one query per level, never one per row.
 import DataLoader from 'dataloader';
 import type { StatusTransitionRow, TaskInputRow, TrajectoryRow } from './db/entities';
+import type { Config } from './config';
 import type { EventBus } from './events/event-bus';
+import type { PipelineDeps } from './pipeline/deps';
+import type { PipelineRunner } from './pipeline/runner';
+import type { MetricsRepo } from './metrics/metrics.repo';
 import type { MetricsService } from './metrics/metrics.service';
 import { runFromRow, type TrainingRun } from './runs/run.model';
 import type { RunsRepo } from './runs/runs.repo';
@@ -16,7 +20,11 @@ export interface Services {
   trajectories: TrajectoriesService;
   trajectoriesRepo: TrajectoriesRepo;
   metrics: MetricsService;
+  metricsRepo: MetricsRepo;
   events: EventBus;
+  pipeline: PipelineRunner;
+  pipelineDeps: PipelineDeps;
+  config: Config;
 }
 
 export interface Loaders {

@@ -54,3 +54,11 @@ export class ConflictError extends AtelierError {
     this.name = 'ConflictError';
   }
 }
+
+/** Internal: a pipeline write found its run no longer in the status it required (cancelled or failed meanwhile). */
+export class RunNoLongerActiveError extends Error {
+  constructor(readonly status: string) {
+    super(`the run is now ${status.toUpperCase()}`);
+    this.name = 'RunNoLongerActiveError';
+  }
+}

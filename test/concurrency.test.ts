@@ -24,7 +24,7 @@ describe('concurrent writes', () => {
 
     for (let i = 0; i < 100; i++) {
       ops.push(
-        s.gql(CreateRun, { input: { modelName: 'm', projectName: 'burst', taskDescription: `t${i}`, learningRate: i % 5 === 0 ? 5 : 0.001 } }).then((r) => {
+        s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'burst', taskDescription: `t${i}`, learningRate: i % 5 === 0 ? 5 : 0.001 } }).then((r) => {
           if (r.createTrainingRun.__typename === 'CreateTrainingRunPayload') created.push(r.createTrainingRun.run.uuid);
           else refused++;
         }),

@@ -54,7 +54,7 @@ describe('createTrainingRun', () => {
     ['control characters', { taskDescription: 'bad\u0000text' }, 'input.taskDescription'],
   ])('refuses %s with a ValidationError naming the field, storing nothing', async (_name, input, field) => {
     const before = (await s.gql(ListRuns, {})).runs.totalCount;
-    const res = await s.gql(CreateRun, { input: { modelName: 'm', projectName: 'p', taskDescription: 't', ...input } });
+    const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', ...input } });
     expect(res.createTrainingRun.__typename).toBe('ValidationError');
     if (res.createTrainingRun.__typename !== 'ValidationError') return;
     expect(res.createTrainingRun.issues.map((i) => i.field)).toContain(field);
@@ -64,7 +64,7 @@ describe('createTrainingRun', () => {
 
   it('refuses a uuid that is taken with a ConflictError', async () => {
     const run = await createRun(s);
-    const res = await s.gql(CreateRun, { input: { modelName: 'm', projectName: 'p', taskDescription: 't', uuid: run.uuid } });
+    const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', uuid: run.uuid } });
     expect(res.createTrainingRun.__typename).toBe('ConflictError');
   });
 

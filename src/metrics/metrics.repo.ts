@@ -1,6 +1,6 @@
 // Queries over metric history and the reward statistics it is computed from.
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import { MetricPointEntity, TrajectoryEntity, type MetricPointRow } from '../db/entities';
+import { GradientStepEntity, MetricPointEntity, TrajectoryEntity, type GradientStepRow, type MetricPointRow } from '../db/entities';
 import type { RewardStats } from '../domain/reward-stats';
 
 export class MetricsRepo {
@@ -8,6 +8,13 @@ export class MetricsRepo {
 
   history(runId: number): Promise<MetricPointRow[]> {
     return this.ds.getRepository(MetricPointEntity).find({ where: { runId }, order: { step: 'ASC' } });
+  }
+
+  gradientSteps(runId: number, step: number | null): Promise<GradientStepRow[]> {
+    return this.ds.getRepository(GradientStepEntity).find({
+      where: step === null ? { runId } : { runId, step },
+      order: { step: 'ASC', gradientStep: 'ASC' },
+    });
   }
 
   pointsAt(runId: number, steps: number[]): Promise<MetricPointRow[]> {

@@ -3,9 +3,10 @@
 // latest step.
 import type { Database } from '../db/data-source';
 import { nowStored } from '../db/timestamps';
-import { MetricPointEntity, TrainingRunEntity, TrajectoryEntity } from '../db/entities';
+import { GradientStepEntity, MetricPointEntity, TrainingRunEntity, TrajectoryEntity } from '../db/entities';
 import { downsample, type Bucket } from '../domain/downsample';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { TrainingStatus } from '../domain/status-machine';
+import { ConflictError, NotFoundError, RunNoLongerActiveError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { metricsToJson, type TrainingMetrics } from '../runs/run.model';
 import { lockRun } from '../runs/runs.repo';
@@ -41,7 +42,7 @@ export class MetricsService {
     private readonly events: EventBus,
   ) {}
 
-  async record(runId: number, points: RecordMetricPointInput[]): Promise<MetricPoint[]> {
+  async record(runId: number, points: RecordMetricPointInput[], whileStatus?: TrainingStatus[]): Promise<MetricPoint[]> {
     if (points.length > MAX_POINTS_PER_CALL) throw ValidationError.of('points', 'max', `at most ${MAX_POINTS_PER_CALL} points per call, got ${points.length}`);
     const seen = new Set<number>();
     points.forEach((p, i) => {
@@ -52,6 +53,7 @@ export class MetricsService {
     return this.db.writes.run(async (tx) => {
       const run = await lockRun(tx.em, this.db.kind, runId);
       if (!run) throw new NotFoundError('TrainingRun', String(runId));
+      if (whileStatus && !whileStatus.includes(run.status as TrainingStatus)) throw new RunNoLongerActiveError(run.status);
       const pointsRepo = tx.em.getRepository(MetricPointEntity);
       const steps = points.map((p) => p.step);
       if (steps.length > 0) {
@@ -98,6 +100,28 @@ export class MetricsService {
   }
 
   /** The run's history, one point per step; with maxPoints, buckets that keep each series' min, max and last value. */
+  /** Stores one gradient step the trainer streamed, while the run is TRAINING. */
+  async recordGradientStep(runId: number, step: number, gradientStep: number, values: Record<string, number>): Promise<void> {
+    await this.db.writes.run(async (tx) => {
+      const run = await lockRun(tx.em, this.db.kind, runId);
+      if (!run) throw new NotFoundError('TrainingRun', String(runId));
+      if (run.status !== 'training') throw new RunNoLongerActiveError(run.status);
+      await tx.em.getRepository(GradientStepEntity).insert({
+        runId,
+        step,
+        gradientStep,
+        loss: values.loss ?? null,
+        values: JSON.stringify(values),
+        recordedAt: nowStored(),
+      });
+    });
+  }
+
+  /** Forgets the gradient steps of a training step that is about to be redone. */
+  async clearGradientSteps(runId: number, step: number): Promise<void> {
+    await this.db.writes.run((tx) => tx.em.getRepository(GradientStepEntity).delete({ runId, step }).then(() => undefined));
+  }
+
   /** The points of the given steps, each its own bucket. */
   async pointsAt(runId: number, steps: number[]): Promise<HistoryBucket[]> {
     return steps.length ? toBuckets((await this.repo.pointsAt(runId, steps)).map(metricPointFromRow), null) : [];

@@ -11,6 +11,8 @@ import { runRules } from './run.input';
 import type { RunFilter, RunOrderField } from './runs.repo';
 import { runFromRow } from './run.model';
 import type { TaskInputRow } from '../db/entities';
+import { PipelineSettingsInput, RunModeEnum } from '../pipeline/pipeline-settings.graphql';
+import { checkServerSettings, MissingSettingError } from '../pipeline/settings';
 
 export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
   description: 'Where a run is in its lifecycle: PENDING → GENERATING → COLLECTING → SCORING → TRAINING → (COLLECTING …) → COMPLETED; FAILED or CANCELLED from any non-final state.',
@@ -100,6 +102,8 @@ builder.node(TrainingRunRef, {
     metrics: t.field({ type: TrainingMetricsRef, nullable: true, resolve: (r) => r.metrics }),
     error: t.exposeString('error', { nullable: true }),
     config: t.field({ type: 'JSON', resolve: (r) => r.config }),
+    mode: t.field({ type: RunModeEnum, resolve: (r) => r.mode }),
+    currentStep: t.exposeInt('currentStep', { nullable: true, description: 'The step a pipeline run is working on.' }),
     statusHistory: t.field({
       type: [StatusTransitionRef],
       description: 'Every transition, oldest first.',
@@ -235,6 +239,8 @@ const CreateTrainingRunInput = builder.inputType('CreateTrainingRunInput', {
     maxSteps: t.int({ validate: { schema: runRules.maxSteps } }),
     systemPrompt: t.string({ validate: { schema: runRules.systemPrompt } }),
     config: t.field({ type: 'JSON', description: 'Any further configuration: a JSON object of at most 64 KiB.', validate: { schema: runRules.config } }),
+    mode: t.field({ type: RunModeEnum, description: 'Default PIPELINE: Atelier drives the run. TRACKED: your script reports into it.' }),
+    pipeline: t.field({ type: PipelineSettingsInput, description: 'Settings of a PIPELINE run.' }),
   }),
 });
 
@@ -245,11 +251,22 @@ builder.mutationFields((t) => ({
   createTrainingRun: t.field({
     type: RunPayload('CreateTrainingRunPayload'),
     description: 'Creates a run in PENDING.',
-    errors: { types: [ValidationError, ConflictError], directResult: true },
+    errors: { types: [ValidationError, ConflictError, MissingSettingError], directResult: true },
     args: { input: t.arg({ type: CreateTrainingRunInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => ({
-      run: await ctx.services.runs.create({ ...input, config: input.config as Record<string, unknown> | null | undefined }),
-    }),
+    resolve: async (_root, { input }, ctx) => {
+      const { mode = 'pipeline', pipeline, ...fields } = input;
+      let config = (input.config as Record<string, unknown> | null | undefined) ?? {};
+      if (mode === 'pipeline') {
+        const settings = Object.fromEntries(Object.entries(pipeline ?? {}).filter(([, v]) => v != null));
+        checkServerSettings(ctx.services.config.pipeline, settings);
+        config = { ...config, pipeline: settings };
+      } else if (pipeline) {
+        throw ValidationError.of('input.pipeline', 'pipeline_only', 'pipeline settings apply to PIPELINE runs only');
+      }
+      const run = await ctx.services.runs.create({ ...fields, config, mode: mode ?? 'pipeline' });
+      if (run.mode === 'pipeline') ctx.services.pipeline.wake();
+      return { run };
+    },
   }),
   transitionRun: t.field({
     type: RunPayload('TransitionRunPayload'),

@@ -7,7 +7,7 @@ import { nowStored } from '../db/timestamps';
 import { MetricPointEntity, StatusTransitionEntity, TaskInputEntity, TrainingRunEntity, TrajectoryEntity, type StatusTransitionRow, type TrainingRunRow } from '../db/entities';
 import type { WriteTx } from '../db/write-queue';
 import { isFinal, planTransition, type TrainingStatus } from '../domain/status-machine';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError, RunNoLongerActiveError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { runFromRow, type RunMode, type TrainingRun } from './run.model';
 import { lockRun } from './runs.repo';
@@ -98,6 +98,42 @@ export class RunsService {
       await this.recordTransition(tx, row, from, to, reason, now);
       return runFromRow(row);
     });
+  }
+
+  /** Stores a pipeline run's generated dataset and system prompt, replacing a partial one, while the run is GENERATING. */
+  async recordDataset(runId: number, inputs: { inputText: string; context: Record<string, unknown> | null }[], systemPrompt: string | null): Promise<void> {
+    await this.db.writes.run(async (tx) => {
+      const row = await this.lockActive(tx, runId, ['generating']);
+      const repo = tx.em.getRepository(TaskInputEntity);
+      await repo.delete({ runId });
+      for (let i = 0; i < inputs.length; i += 200) {
+        await repo.insert(
+          inputs.slice(i, i + 200).map((input, j) => ({
+            runId,
+            position: i + j,
+            step: 0,
+            inputText: input.inputText,
+            context: input.context ? JSON.stringify(input.context) : null,
+          })),
+        );
+      }
+      if (systemPrompt !== null && systemPrompt !== row.systemPrompt) await tx.em.getRepository(TrainingRunEntity).update({ id: runId }, { systemPrompt });
+    });
+  }
+
+  /** Moves a pipeline run to another step without a status change (a step redone after a restart). */
+  async setCurrentStep(runId: number, step: number, whileStatus: TrainingStatus[]): Promise<void> {
+    await this.db.writes.run(async (tx) => {
+      await this.lockActive(tx, runId, whileStatus);
+      await tx.em.getRepository(TrainingRunEntity).update({ id: runId }, { currentStep: step });
+    });
+  }
+
+  private async lockActive(tx: WriteTx, runId: number, whileStatus: TrainingStatus[]): Promise<TrainingRunRow> {
+    const row = await lockRun(tx.em, this.db.kind, runId);
+    if (!row) throw new NotFoundError('TrainingRun', String(runId));
+    if (!whileStatus.includes(row.status as TrainingStatus)) throw new RunNoLongerActiveError(row.status);
+    return row;
   }
 
   /** Deletes a run in a final state with everything recorded for it. */

@@ -43,6 +43,15 @@ export class TrajectoriesRepo {
     return this.filtered(runId, filter).getCount();
   }
 
+  /** A step's trajectories in the order they were stored, raw choices included (the pipeline's working set). */
+  forStep(runId: number, step: number): Promise<TrajectoryRow[]> {
+    return this.ds.getRepository(TrajectoryEntity).find({ where: { runId, step }, order: { id: 'ASC' } });
+  }
+
+  findByUuid(uuid: string): Promise<TrajectoryRow | null> {
+    return this.ds.getRepository(TrajectoryEntity).findOneBy({ uuid });
+  }
+
   async findByIds(ids: readonly number[]): Promise<TrajectoryRow[]> {
     if (ids.length === 0) return [];
     return this.ds.getRepository(TrajectoryEntity).findBy({ id: In([...ids]) });

@@ -5,7 +5,7 @@ import { In } from 'typeorm';
 import type { Database } from '../db/data-source';
 import { nowStored } from '../db/timestamps';
 import { TrainingRunEntity, TrajectoryEntity, type TrajectoryRow } from '../db/entities';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, RunNoLongerActiveError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import type { TrainingStatus } from '../domain/status-machine';
 import { EMPTY_METRICS, metricsFromJson, metricsToJson, parseJsonObject } from '../runs/run.model';
@@ -27,12 +27,6 @@ export interface RecordOptions {
   whileStatus?: TrainingStatus[];
 }
 
-/** A run left the status a pipeline write required: it was cancelled or failed meanwhile. */
-export class RunNoLongerActiveError extends Error {
-  constructor(readonly status: string) {
-    super(`the run is now ${status.toUpperCase()}`);
-  }
-}
 
 export interface ScoreUpdate {
   id: number;

@@ -11,12 +11,16 @@ export type CreateTrainingRunInput = {
   /** Default 1e-5; 0 < learningRate ≤ 1. */
   learningRate?: number | null | undefined;
   maxSteps?: number | null | undefined;
+  /** Default PIPELINE: Atelier drives the run. TRACKED: your script reports into it. */
+  mode?: RunMode | null | undefined;
   /** The base model, e.g. Qwen/Qwen2.5-1.5B-Instruct. */
   modelName: string;
   /** Default 1. */
   numEpochs?: number | null | undefined;
   /** Default 100. */
   numExamples?: number | null | undefined;
+  /** Settings of a PIPELINE run. */
+  pipeline?: PipelineSettingsInput | null | undefined;
   projectName: string;
   /** Default 4. */
   rolloutsPerGroup?: number | null | undefined;
@@ -49,6 +53,29 @@ export type NamedValueInput = {
 export type OrderDirection =
   | 'ASC'
   | 'DESC';
+
+/** A pipeline run's own settings; omitted ones take their defaults. Stored in the run's config under `pipeline`. */
+export type PipelineSettingsInput = {
+  /** Writes the inputs and system prompt. Default: GENERATOR_MODEL. */
+  generatorModel?: string | null | undefined;
+  /** Inputs (groups) per training step. Default 2. */
+  groupsPerStep?: number | null | undefined;
+  /** The RULER judge. Default: JUDGE_MODEL. */
+  judgeModel?: string | null | undefined;
+  /** RULER calls in flight at once. Default 8. */
+  maxConcurrentJudgeCalls?: number | null | undefined;
+  /** Rollouts in flight at once. Default 16. */
+  maxConcurrentRollouts?: number | null | undefined;
+  /** RULER's grading rubric. Default: RULER's own. */
+  rubric?: string | null | undefined;
+  /** Rollout temperature. Default 0.7. */
+  temperature?: number | null | undefined;
+};
+
+/** PIPELINE: Atelier drives generation, rollouts, RULER scoring and training. TRACKED: a training script drives ART itself and reports into Atelier. */
+export type RunMode =
+  | 'PIPELINE'
+  | 'TRACKED';
 
 export type TaskInputInput = {
   context?: unknown;
@@ -132,6 +159,7 @@ export type CreateRunMutationVariables = Exact<{
 export type CreateRunMutation = { createTrainingRun:
     | { __typename: 'ConflictError', message: string }
     | { __typename: 'CreateTrainingRunPayload', run: { id: string, databaseId: number, uuid: string, status: TrainingStatus, modelName: string, projectName: string, trainedModelName: string | null, taskDescription: string, numExamples: number, rolloutsPerGroup: number, learningRate: number, numEpochs: number, maxSteps: number | null, systemPrompt: string | null, createdAt: string, startedAt: string | null, completedAt: string | null, error: string | null, config: unknown, metrics: { totalTrajectories: number, avgReward: number | null, minReward: number | null, maxReward: number | null, trainingLoss: number | null, epoch: number, step: number } | null } }
+    | { __typename: 'MissingSettingError' }
     | { __typename: 'ValidationError', message: string, issues: Array<{ field: string, rule: string, message: string }> }
    };
 

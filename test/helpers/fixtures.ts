@@ -6,7 +6,7 @@ import type { TestServer } from './server';
 
 export async function createRun(s: TestServer, input: Partial<Parameters<typeof s.gql>[1] & object> & Record<string, unknown> = {}) {
   const res = await s.gql(CreateRun, {
-    input: { modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName: 'demo', taskDescription: 'Answer support tickets politely', ...input },
+    input: { mode: 'TRACKED', modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName: 'demo', taskDescription: 'Answer support tickets politely', ...input },
   });
   if (res.createTrainingRun.__typename !== 'CreateTrainingRunPayload') throw new Error(`createRun failed: ${JSON.stringify(res)}`);
   return res.createTrainingRun.run;

@@ -1,0 +1,28 @@
+// What the pipeline needs from the rest of Atelier and the outside world, passed in once.
+import type { PipelineConfig } from '../config';
+import type { EventBus } from '../events/event-bus';
+import type { Logger } from '../logger';
+import type { MetricsService } from '../metrics/metrics.service';
+import type { ArtBackend } from '../providers/art-backend';
+import type { ChatClient } from '../providers/chat';
+import type { RunsRepo } from '../runs/runs.repo';
+import type { RunsService } from '../runs/runs.service';
+import type { TrajectoriesRepo } from '../trajectories/trajectories.repo';
+import type { TrajectoriesService } from '../trajectories/trajectories.service';
+
+export interface PipelineDeps {
+  config: PipelineConfig;
+  runs: RunsService;
+  runsRepo: RunsRepo;
+  trajectories: TrajectoriesService;
+  trajectoriesRepo: TrajectoriesRepo;
+  metrics: MetricsService;
+  events: EventBus;
+  logger: Logger;
+  /** A client of the configured ART backend. */
+  art(): ArtBackend;
+  /** A client of an OpenAI-compatible server; `what` names it in errors. */
+  chat(baseUrl: string, apiKey: string | undefined, what: string): ChatClient;
+  /** Removes secrets (provider keys) from text that may be stored or shown. */
+  redact(text: string): string;
+}

@@ -1,0 +1,30 @@
+// Assembles what the pipeline needs from Atelier's services and the configured providers.
+import type { Config } from '../config';
+import type { EventBus } from '../events/event-bus';
+import type { Logger } from '../logger';
+import type { MetricsService } from '../metrics/metrics.service';
+import { ArtBackend } from '../providers/art-backend';
+import { ChatClient } from '../providers/chat';
+import type { RunsRepo } from '../runs/runs.repo';
+import type { RunsService } from '../runs/runs.service';
+import type { TrajectoriesRepo } from '../trajectories/trajectories.repo';
+import type { TrajectoriesService } from '../trajectories/trajectories.service';
+import type { PipelineDeps } from './deps';
+
+export function createPipelineDeps(
+  config: Config,
+  services: { runs: RunsService; runsRepo: RunsRepo; trajectories: TrajectoriesService; trajectoriesRepo: TrajectoriesRepo; metrics: MetricsService; events: EventBus },
+  logger: Logger,
+): PipelineDeps {
+  const p = config.pipeline;
+  const retry = { attempts: p.retryAttempts, baseDelayMs: p.retryBaseMs };
+  const secrets = () => [p.openaiApiKey].filter((s): s is string => Boolean(s && s.length >= 4));
+  return {
+      ...services,
+      config: p,
+      logger,
+      art: () => new ArtBackend({ baseUrl: p.artBackendUrl!, timeoutMs: p.requestTimeoutMs, prepareTimeoutMs: p.prepareTimeoutMs, streamIdleMs: p.stallTimeoutMs, retry }),
+      chat: (baseUrl, apiKey, what) => new ChatClient({ baseUrl, apiKey, timeoutMs: p.requestTimeoutMs, retry, what }),
+      redact: (text) => secrets().reduce((t, secret) => t.split(secret).join('[redacted]'), text),
+  };
+}

@@ -1,0 +1,31 @@
+// The GraphQL input for a pipeline run's own settings, and the run mode.
+import { z } from 'zod';
+import { builder } from '../graphql/builder';
+import { text } from '../graphql/json-rules';
+import { MissingSettingError } from './settings';
+import { ErrorInterface } from '../graphql/errors';
+
+export const RunModeEnum = builder.enumType('RunMode', {
+  description: 'PIPELINE: Atelier drives generation, rollouts, RULER scoring and training. TRACKED: a training script drives ART itself and reports into Atelier.',
+  values: { PIPELINE: { value: 'pipeline' }, TRACKED: { value: 'tracked' } } as const,
+});
+
+export const PipelineSettingsInput = builder.inputType('PipelineSettingsInput', {
+  description: "A pipeline run's own settings; omitted ones take their defaults. Stored in the run's config under `pipeline`.",
+  fields: (t) => ({
+    groupsPerStep: t.int({ description: 'Inputs (groups) per training step. Default 2.', validate: { schema: z.number().int().min(1).max(1024) } }),
+    rubric: t.string({ description: "RULER's grading rubric. Default: RULER's own.", validate: { schema: text(20_000) } }),
+    judgeModel: t.string({ description: 'The RULER judge. Default: JUDGE_MODEL.', validate: { schema: text(200) } }),
+    generatorModel: t.string({ description: 'Writes the inputs and system prompt. Default: GENERATOR_MODEL.', validate: { schema: text(200) } }),
+    temperature: t.float({ description: 'Rollout temperature. Default 0.7.', validate: { schema: z.number().min(0).max(2) } }),
+    maxConcurrentRollouts: t.int({ description: 'Rollouts in flight at once. Default 16.', validate: { schema: z.number().int().min(1).max(256) } }),
+    maxConcurrentJudgeCalls: t.int({ description: 'RULER calls in flight at once. Default 8.', validate: { schema: z.number().int().min(1).max(64) } }),
+  }),
+});
+
+builder.objectType(MissingSettingError, {
+  name: 'MissingSettingError',
+  description: 'The server lacks a setting this operation needs; nothing was changed.',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ setting: t.exposeString('setting', { description: 'The environment variable to set, e.g. ART_BACKEND_URL.' }) }),
+});

@@ -1,0 +1,98 @@
+// GraphQL for pipeline runs: cancel, test the trained model, and what the pipeline adds to runs
+// and trajectories (the current batch, the trainer's gradient steps, RULER's verdicts).
+import { z } from 'zod';
+import { iterateDataset } from '../domain/dataset';
+import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
+import { builder } from '../graphql/builder';
+import { ErrorInterface } from '../graphql/errors';
+import { parseGlobalIdOf } from '../graphql/global-id';
+import { ProviderError } from '../providers/http';
+import { parseJsonObject, type TrainingRun } from '../runs/run.model';
+import { TrainingInputBatchRef, TrainingRunRef } from '../runs/runs.graphql';
+import { TrajectoryRef } from '../trajectories/trajectories.graphql';
+import { trajectoryFromRow } from '../trajectories/trajectory.model';
+import { pipelineSettingsOf } from './settings';
+import { testTrainedModel } from './test-model';
+
+const GradientStepRef = builder
+  .objectRef<{ step: number; gradientStep: number; loss: number | null; values: string; recordedAt: string }>('GradientStep')
+  .implement({
+    description: 'One gradient step of a training step, as the ART backend streamed it.',
+    fields: (t) => ({
+      step: t.exposeInt('step'),
+      gradientStep: t.exposeInt('gradientStep'),
+      loss: t.exposeFloat('loss', { nullable: true }),
+      values: t.field({ type: 'JSON', description: 'Every value of the line: loss, grad_norm, policy_loss, entropy, …', resolve: (g) => JSON.parse(g.values) }),
+      recordedAt: t.field({ type: 'DateTime', resolve: (g) => new Date(g.recordedAt) }),
+    }),
+  });
+
+builder.objectFields(TrainingRunRef, (t) => ({
+  currentBatch: t.field({
+    type: TrainingInputBatchRef,
+    nullable: true,
+    description: "The batch of ART's dataset iteration a pipeline run is working on.",
+    resolve: async (run, _a, ctx) => {
+      if (run.currentStep === null) return null;
+      const items = (await ctx.loaders.taskInputsByRunId.load(run.id)).map((r) => ({ step: r.step, inputText: r.inputText, context: r.context ? parseJsonObject(r.context) : null }));
+      const settings = pipelineSettingsOf(run.config);
+      for (const batch of iterateDataset(items, { groupsPerStep: settings.groupsPerStep, numEpochs: run.numEpochs, maxSteps: run.maxSteps, initialStep: run.currentStep })) {
+        return batch.step === run.currentStep ? batch : null;
+      }
+      return null;
+    },
+  }),
+  gradientSteps: t.field({
+    type: [GradientStepRef],
+    description: "The trainer's gradient steps (one loss series per training step), of one step or of all.",
+    args: { step: t.arg.int({ validate: { schema: z.number().int().min(0) } }) },
+    resolve: (run, args, ctx) => ctx.services.metricsRepo.gradientSteps(run.id, args.step ?? null),
+  }),
+}));
+
+builder.objectFields(TrajectoryRef, (t) => ({
+  judgeExplanation: t.string({ nullable: true, description: "RULER's explanation of this trajectory's score.", resolve: (tr) => str(tr.metadata.ruler_explanation) }),
+  independentReward: t.float({ nullable: true, description: 'The reward before RULER scored it.', resolve: (tr) => num(tr.metadata.independent_reward) }),
+  error: t.string({ nullable: true, description: 'Why this rollout failed, if it did.', resolve: (tr) => str(tr.metadata.error) }),
+  droppedReason: t.string({ nullable: true, description: 'Why its group was not scored or trained, if it was not.', resolve: (tr) => str(tr.metadata.dropped_reason) }),
+  isTest: t.boolean({ description: 'Made by testTrainedModel, not by training.', resolve: (tr) => tr.metadata.test === true }),
+}));
+
+const str = (v: unknown) => (typeof v === 'string' ? v : null);
+const num = (v: unknown) => (typeof v === 'number' ? v : null);
+
+builder.mutationFields((t) => ({
+  cancelTrainingRun: t.field({
+    type: builder.objectRef<{ run: TrainingRun }>('CancelTrainingRunPayload').implement({ fields: (f) => ({ run: f.field({ type: TrainingRunRef, resolve: (p) => p.run }) }) }),
+    description: 'Stops a run wherever it is: CANCELLED at once, in-flight calls to the backend and providers aborted, nothing more written.',
+    errors: { types: [ValidationError, NotFoundError, IllegalTransitionError], directResult: true },
+    args: { id: t.arg.id({ required: true }), reason: t.arg.string({ validate: { maxLength: 10_000 } }) },
+    resolve: async (_root, args, ctx) => ({ run: await ctx.services.pipeline.cancel(parseGlobalIdOf('TrainingRun', String(args.id)), args.reason ?? undefined) }),
+  }),
+  testTrainedModel: t.field({
+    type: builder.objectRef<{ reply: string; uuid: string }>('TestTrainedModelPayload').implement({
+      fields: (f) => ({
+        reply: f.exposeString('reply', { description: "The trained model's answer." }),
+        trajectory: f.field({
+          type: TrajectoryRef,
+          description: 'The exchange, stored as a trajectory with taskInput.step 999 and isTest true.',
+          resolve: async (p, _a, ctx) => {
+            const row = await ctx.services.trajectoriesRepo.findByUuid(p.uuid);
+            if (!row) throw new NotFoundError('Trajectory', p.uuid);
+            return trajectoryFromRow(row);
+          },
+        }),
+      }),
+    }),
+    description: "Runs a COMPLETED pipeline run's trained model on a new input and stores the exchange.",
+    errors: { types: [ValidationError, NotFoundError, ConflictError, ProviderError], directResult: true },
+    args: { runId: t.arg.id({ required: true }), inputText: t.arg.string({ required: true, validate: { schema: z.string().min(1).max(100_000) } }) },
+    resolve: (_root, args, ctx) => testTrainedModel(ctx.services.pipelineDeps, parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), args.inputText),
+  }),
+}));
+
+builder.objectType(ProviderError, {
+  name: 'ProviderError',
+  description: 'The ART backend or a model provider failed (after retries); nothing was stored.',
+  interfaces: [ErrorInterface],
+});
