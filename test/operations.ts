@@ -182,3 +182,60 @@ export const OnProgress = graphql(`
     }
   }
 `);
+
+export const CreatePipelineRun = graphql(`
+  mutation CreatePipelineRun($input: CreateTrainingRunInput!) {
+    createTrainingRun(input: $input) {
+      __typename
+      ... on CreateTrainingRunPayload { run { id databaseId uuid status mode config } }
+      ... on MissingSettingError { message setting }
+      ... on ValidationError { message issues { field rule message } }
+      ... on Error { message }
+    }
+  }
+`);
+
+export const PipelineRunDetails = graphql(`
+  query PipelineRunDetails($id: ID!) {
+    run(id: $id) {
+      id status error systemPrompt trainedModelName currentStep completedAt numExamples
+      metrics { totalTrajectories avgReward step epoch trainingLoss }
+      taskInputs { step inputText }
+      currentBatch { step epoch epochStep items { inputText } }
+      statusHistory { from to at reason }
+      metricHistory { step epoch totalTrajectories avgReward rewardStd minReward maxReward trainingLoss values { name value } }
+      gradientSteps { step gradientStep loss values }
+      trajectories(first: 0) { totalCount }
+    }
+  }
+`);
+
+export const StepTrajectories = graphql(`
+  query StepTrajectories($runId: ID!, $step: Int, $first: Int, $after: String) {
+    trajectories(runId: $runId, filter: { step: $step }, first: $first, after: $after) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      edges { node { uuid reward independentReward judgeExplanation error droppedReason isTest metadata taskInput { step inputText } messages { role content } } }
+    }
+  }
+`);
+
+export const CancelRun = graphql(`
+  mutation CancelRun($id: ID!) {
+    cancelTrainingRun(id: $id) {
+      __typename
+      ... on CancelTrainingRunPayload { run { id status completedAt } }
+      ... on Error { message }
+    }
+  }
+`);
+
+export const TestModel = graphql(`
+  mutation TestModel($runId: ID!, $inputText: String!) {
+    testTrainedModel(runId: $runId, inputText: $inputText) {
+      __typename
+      ... on TestTrainedModelPayload { reply trajectory { uuid isTest taskInput { step inputText } messages { role content } } }
+      ... on Error { message }
+    }
+  }
+`);

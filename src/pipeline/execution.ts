@@ -21,8 +21,8 @@ const GENERATION_ATTEMPTS = 5;
 
 /** The run made no progress for too long: a hung backend or provider. */
 export class StallError extends Error {
-  constructor(stage: string, seconds: number) {
-    super(`${stage.toUpperCase()} made no progress for ${seconds} s (is the ART backend or the model provider hung?)`);
+  constructor(seconds: number) {
+    super(`no progress for ${seconds} s (is the ART backend or the model provider hung?)`);
     this.name = 'StallError';
   }
 }
@@ -69,7 +69,7 @@ export class RunExecution {
     const watchdog = setInterval(() => {
       const now = Date.now();
       if (now < this.slowUntil) return;
-      if (now - this.lastProgressAt > stallMs) this.controller.abort(new StallError(this.stage, Math.round(stallMs / 1000)));
+      if (now - this.lastProgressAt > stallMs) this.controller.abort(new StallError(Math.round(stallMs / 1000)));
     }, Math.min(1000, Math.max(50, stallMs / 4)));
     try {
       await this.drive();

@@ -28,7 +28,7 @@ export interface ArtBackendOptions {
   baseUrl: string;
   timeoutMs: number;
   prepareTimeoutMs: number;
-  /** How long the training stream may stay silent before it counts as hung. */
+  /** How long the training stream may stay silent before the call gives up (the run's stall watchdog normally fires first). */
   streamIdleMs: number;
   retry: RetryPolicy;
 }

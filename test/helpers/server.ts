@@ -20,6 +20,18 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** Runs an operation against any Atelier URL and fails on GraphQL errors. */
+export async function gqlAt<R, V>(baseUrl: string, doc: TypedDocumentNode<R, V>, variables?: V): Promise<R> {
+  const res = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+    body: JSON.stringify({ query: print(doc), variables }),
+  });
+  const result = (await res.json()) as ExecutionResult<R>;
+  if (result.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
+  return result.data as R;
+}
+
 export async function startServer(overrides: Partial<Config> & { databaseUrl?: string } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'atelier-test-'));
   const { databaseUrl, ...rest } = overrides;
