@@ -17,9 +17,11 @@ query LatestRuns {
   }
 }
 
-# Record a run of your own:
+# Start a run (PIPELINE needs ART_BACKEND_URL and an OpenAI-compatible provider;
+# a TRACKED run records what your own training script reports):
 # mutation {
 #   createTrainingRun(input: {
+#     mode: TRACKED
 #     modelName: "Qwen/Qwen2.5-1.5B-Instruct"
 #     projectName: "demo"
 #     taskDescription: "Summarise support tickets in one sentence"
@@ -29,4 +31,7 @@ query LatestRuns {
 #     ... on Error { message }
 #   }
 # }
+
+# Watch every status change live (runs over WebSocket from this page):
+# subscription { runStatusChanged { eventId from to run { id projectName status } } }
 `;
