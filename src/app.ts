@@ -149,7 +149,7 @@ export async function createApp(config: Config): Promise<App> {
       const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
       url = `http://${host}:${addr.port}`;
       logger.info(`Atelier listening on ${url}/graphql (${db.kind} storage)`);
-      if (services.pipeline.enabled) services.pipeline.start();
+      if (services.pipeline.enabled) await services.pipeline.start();
       else logger.info('pipeline runs are off: set ART_BACKEND_URL and OPENAI_BASE_URL to enable them (tracked runs work without)');
       return url;
     },

@@ -1,4 +1,6 @@
 // Every setting Atelier reads from the environment, parsed once; defaults work on a fresh machine.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
 const envSchema = z.object({
@@ -9,6 +11,9 @@ const envSchema = z.object({
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('atelier'),
   SUBSCRIPTION_BUFFER: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   ART_BACKEND_URL: z.string().url().optional(),
+  ART_BACKENDS: z.string().optional(),
+  LEASE_TTL_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  INSTANCE_ID: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   GENERATOR_MODEL: z.string().min(1).optional(),
@@ -28,8 +33,14 @@ export type DatabaseConfig =
   | { kind: 'postgres'; url: string };
 
 /** Where the pipeline reaches the outside world, and how patiently. */
+export interface ArtBackendConfig {
+  name: string;
+  url: string;
+}
+
 export interface PipelineConfig {
-  artBackendUrl?: string;
+  /** Named ART backends, one GPU machine each; runs default to the first. */
+  artBackends: ArtBackendConfig[];
   openaiBaseUrl?: string;
   /** Never logged, stored or returned. */
   openaiApiKey?: string;
@@ -44,6 +55,10 @@ export interface PipelineConfig {
   stallTimeoutMs: number;
   retryAttempts: number;
   retryBaseMs: number;
+  /** How long a claim on a run lasts unless renewed; another instance takes the run over after it expires. */
+  leaseTtlMs: number;
+  /** Names this process in leases. */
+  instanceId: string;
 }
 
 export interface Config {
@@ -75,6 +90,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const backends = parseBackends(e.ART_BACKENDS, e.ART_BACKEND_URL);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -85,7 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
     pipeline: {
-      artBackendUrl: e.ART_BACKEND_URL,
+      artBackends: backends,
       openaiBaseUrl: e.OPENAI_BASE_URL,
       openaiApiKey: e.OPENAI_API_KEY,
       generatorModel: e.GENERATOR_MODEL,
@@ -96,8 +112,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       stallTimeoutMs: e.STALL_TIMEOUT_SECONDS * 1000,
       retryAttempts: e.RETRY_ATTEMPTS,
       retryBaseMs: e.RETRY_BASE_MS,
+      leaseTtlMs: e.LEASE_TTL_SECONDS * 1000,
+      instanceId: e.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
     },
   };
+}
+
+/** ART_BACKENDS=a100=http://gpu1:7999,h100=http://gpu2:7999; ART_BACKEND_URL alone is one backend named "default". */
+export function parseBackends(list: string | undefined, single: string | undefined): ArtBackendConfig[] {
+  const out: ArtBackendConfig[] = [];
+  for (const entry of (list ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    const eq = entry.indexOf('=');
+    const name = entry.slice(0, eq).trim();
+    const url = entry.slice(eq + 1).trim();
+    if (eq < 1 || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new Error(`ART_BACKENDS: "${entry}" is not name=url (names: letters, digits, _ and -)`);
+    if (!z.string().url().safeParse(url).success) throw new Error(`ART_BACKENDS: the URL of ${name} is not a URL`);
+    if (out.some((b) => b.name === name)) throw new Error(`ART_BACKENDS: ${name} is named twice`);
+    out.push({ name, url });
+  }
+  if (single && !out.some((b) => b.url === single)) out.unshift({ name: 'default', url: single });
+  return out;
 }
 
 /** A config for tests and embedding: the defaults, overridden field by field. */

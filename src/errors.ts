@@ -57,8 +57,8 @@ export class ConflictError extends AtelierError {
 
 /** Internal: a pipeline write found its run no longer in the status it required (cancelled or failed meanwhile). */
 export class RunNoLongerActiveError extends Error {
-  constructor(readonly status: string) {
-    super(`the run is now ${status.toUpperCase()}`);
+  constructor(reason: string) {
+    super(reason);
     this.name = 'RunNoLongerActiveError';
   }
 }

@@ -60,9 +60,10 @@ async function allTrajectories(server: TestServer, runId: string, step?: number)
 describe('a whole pipeline run', () => {
   it('goes from creation to COMPLETED with the exact counts, watched live', async () => {
     const client = wsClient(s.url);
+    const baseline = s.app.events.listenerCount('runStatus'); // the runner listens too
     const all = subscribe(client, OnRunStatus, { projectName: 'whole' });
     const first = all.next();
-    await waitFor(() => s.app.events.listenerCount('runStatus') > 0, 5000, 'the subscription');
+    await waitFor(() => s.app.events.listenerCount('runStatus') > baseline, 5000, 'the subscription');
     const run = await create(s, { projectName: 'whole' });
     expect(run).toMatchObject({ status: 'PENDING', mode: 'PIPELINE', config: { pipeline: { groupsPerStep: 2 } } });
 

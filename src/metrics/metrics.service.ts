@@ -5,11 +5,10 @@ import type { Database } from '../db/data-source';
 import { nowStored } from '../db/timestamps';
 import { GradientStepEntity, MetricPointEntity, TrainingRunEntity, TrajectoryEntity } from '../db/entities';
 import { downsample, type Bucket } from '../domain/downsample';
-import type { TrainingStatus } from '../domain/status-machine';
-import { ConflictError, NotFoundError, RunNoLongerActiveError, ValidationError } from '../errors';
+import { ConflictError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { metricsToJson, type TrainingMetrics } from '../runs/run.model';
-import { lockRun } from '../runs/runs.repo';
+import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { CORE_SERIES, metricPointFromRow, type MetricPoint } from './metric-point.model';
 import { rewardStatsBySteps, type MetricsRepo } from './metrics.repo';
 
@@ -42,7 +41,7 @@ export class MetricsService {
     private readonly events: EventBus,
   ) {}
 
-  async record(runId: number, points: RecordMetricPointInput[], whileStatus?: TrainingStatus[]): Promise<MetricPoint[]> {
+  async record(runId: number, points: RecordMetricPointInput[], guard?: WriteGuard): Promise<MetricPoint[]> {
     if (points.length > MAX_POINTS_PER_CALL) throw ValidationError.of('points', 'max', `at most ${MAX_POINTS_PER_CALL} points per call, got ${points.length}`);
     const seen = new Set<number>();
     points.forEach((p, i) => {
@@ -51,9 +50,7 @@ export class MetricsService {
     });
 
     return this.db.writes.run(async (tx) => {
-      const run = await lockRun(tx.em, this.db.kind, runId);
-      if (!run) throw new NotFoundError('TrainingRun', String(runId));
-      if (whileStatus && !whileStatus.includes(run.status as TrainingStatus)) throw new RunNoLongerActiveError(run.status);
+      await lockGuarded(tx.em, this.db.kind, runId, guard);
       const pointsRepo = tx.em.getRepository(MetricPointEntity);
       const steps = points.map((p) => p.step);
       if (steps.length > 0) {
@@ -101,11 +98,9 @@ export class MetricsService {
 
   /** The run's history, one point per step; with maxPoints, buckets that keep each series' min, max and last value. */
   /** Stores one gradient step the trainer streamed, while the run is TRAINING. */
-  async recordGradientStep(runId: number, step: number, gradientStep: number, values: Record<string, number>): Promise<void> {
+  async recordGradientStep(runId: number, step: number, gradientStep: number, values: Record<string, number>, guard: WriteGuard): Promise<void> {
     await this.db.writes.run(async (tx) => {
-      const run = await lockRun(tx.em, this.db.kind, runId);
-      if (!run) throw new NotFoundError('TrainingRun', String(runId));
-      if (run.status !== 'training') throw new RunNoLongerActiveError(run.status);
+      await lockGuarded(tx.em, this.db.kind, runId, guard);
       await tx.em.getRepository(GradientStepEntity).insert({
         runId,
         step,
@@ -118,8 +113,11 @@ export class MetricsService {
   }
 
   /** Forgets the gradient steps of a training step that is about to be redone. */
-  async clearGradientSteps(runId: number, step: number): Promise<void> {
-    await this.db.writes.run((tx) => tx.em.getRepository(GradientStepEntity).delete({ runId, step }).then(() => undefined));
+  async clearGradientSteps(runId: number, step: number, guard: WriteGuard): Promise<void> {
+    await this.db.writes.run(async (tx) => {
+      await lockGuarded(tx.em, this.db.kind, runId, guard);
+      await tx.em.getRepository(GradientStepEntity).delete({ runId, step });
+    });
   }
 
   /** The points of the given steps, each its own bucket. */

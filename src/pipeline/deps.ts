@@ -19,8 +19,8 @@ export interface PipelineDeps {
   metrics: MetricsService;
   events: EventBus;
   logger: Logger;
-  /** A client of the configured ART backend. */
-  art(): ArtBackend;
+  /** A client of a configured ART backend, by name (default: the first). */
+  art(backend?: string | null): ArtBackend;
   /** A client of an OpenAI-compatible server; `what` names it in errors. */
   chat(baseUrl: string, apiKey: string | undefined, what: string): ChatClient;
   /** Removes secrets (provider keys) from text that may be stored or shown. */

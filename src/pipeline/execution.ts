@@ -16,6 +16,7 @@ import { buildJudgeRequest, JudgeAnswerError, parseJudgeAnswer } from './ruler';
 import { pipelineSettingsOf, type PipelineSettings } from './settings';
 import { mapLimit, Semaphore } from './concurrency';
 import type { PipelineDeps } from './deps';
+import type { WriteGuard } from '../runs/write-guard';
 
 const GENERATION_ATTEMPTS = 5;
 
@@ -28,7 +29,7 @@ export class StallError extends Error {
 }
 
 /** Why an execution was stopped from outside. */
-export type StopReason = 'cancel' | 'shutdown';
+export type StopReason = 'cancel' | 'shutdown' | 'lease-lost';
 
 interface Progress {
   step: number;
@@ -53,7 +54,14 @@ export class RunExecution {
   constructor(
     private readonly deps: PipelineDeps,
     readonly runId: number,
+    /** The lease this execution holds; every write checks it (undefined: a single instance, no leases). */
+    private readonly leaseOwner?: string,
   ) {}
+
+  /** The guard for a write made in the given stage. */
+  private guard(status: TrainingStatus): WriteGuard {
+    return { statuses: [status], leaseOwner: this.leaseOwner };
+  }
 
   get signal(): AbortSignal {
     return this.controller.signal;
@@ -94,7 +102,7 @@ export class RunExecution {
     const items = (await this.deps.runsRepo.taskInputsForRuns([run.id])).map((t) => ({ inputText: t.inputText, context: t.context ? parseJsonObject(t.context) : null }));
     this.totalSteps = totalSteps(items.length, settings.groupsPerStep, run.numEpochs, run.maxSteps);
 
-    const art = this.deps.art();
+    const art = this.deps.art(run.backend);
     this.touch();
     await art.register(model, this.signal);
     this.slowUntil = Date.now() + this.deps.config.prepareTimeoutMs;
@@ -143,8 +151,8 @@ export class RunExecution {
   /** COLLECTING for a step: from GENERATING or TRAINING; a step interrupted while collecting is redone from scratch. */
   private async enterCollecting(run: TrainingRun, step: number): Promise<void> {
     if (run.status === 'collecting') {
-      await this.deps.trajectories.deleteStep(run.id, step, ['collecting']);
-      await this.deps.runs.setCurrentStep(run.id, step, ['collecting']);
+      await this.deps.trajectories.deleteStep(run.id, step, this.guard('collecting'));
+      await this.deps.runs.setCurrentStep(run.id, step, this.guard('collecting'));
       return;
     }
     if (run.status === 'scoring') await this.transition('training', 'redoing an interrupted step');
@@ -185,7 +193,7 @@ export class RunExecution {
     if (inputs.length < run.numExamples) {
       throw new ProviderError(`the generator gave ${inputs.length} distinct inputs of ${run.numExamples} after ${GENERATION_ATTEMPTS} attempts`, null, false);
     }
-    await this.deps.runs.recordDataset(run.id, inputs.slice(0, run.numExamples).map((inputText) => ({ inputText, context: null })), systemPrompt);
+    await this.deps.runs.recordDataset(run.id, inputs.slice(0, run.numExamples).map((inputText) => ({ inputText, context: null })), systemPrompt, this.guard('generating'));
   }
 
   // ---- COLLECTING ----
@@ -228,7 +236,7 @@ export class RunExecution {
           },
           choice: r.choice ?? undefined,
         })),
-        { whileStatus: ['collecting'] },
+        { guard: this.guard('collecting') },
       );
     }));
   }
@@ -263,7 +271,7 @@ export class RunExecution {
           const s = scores[identical ? 0 : i];
           return { id: t.id, reward: s.score, metadata: { independent_reward: t.reward, ruler_score: s.score, ruler_explanation: s.explanation } };
         }),
-        ['scoring'],
+        this.guard('scoring'),
       );
       this.progress.judgeCallsDone++;
       this.touch();
@@ -307,14 +315,14 @@ export class RunExecution {
           if (typeof values.num_gradient_steps === 'number') this.progress.gradientStepsTotal = values.num_gradient_steps;
           this.touch();
           this.publishProgress();
-          void this.deps.metrics.recordGradientStep(run.id, step, lines.length - 1, values).catch((err) => this.deps.logger.warn(`run ${run.id}: could not store a gradient step: ${err.message}`));
+          void this.deps.metrics.recordGradientStep(run.id, step, lines.length - 1, values, this.guard('training')).catch((err) => this.deps.logger.warn(`run ${run.id}: could not store a gradient step: ${err.message}`));
         }, this.signal);
         return lines;
       } catch (err) {
         if (!(err instanceof ProviderError) || !err.transient || attempt >= attempts) throw err;
         if ((await art.getStep(model, this.signal)) > backendStep) return lines;
         this.deps.logger.warn(`run ${run.id}: training step ${step} broke off (${err.message}); trying again`);
-        await this.deps.metrics.clearGradientSteps(run.id, step);
+        await this.deps.metrics.clearGradientSteps(run.id, step, this.guard('training'));
       }
     }
   }
@@ -333,7 +341,7 @@ export class RunExecution {
       if (m !== null && key !== 'loss' && key !== 'num_gradient_steps') values[key] = m;
     }
     try {
-      await this.deps.metrics.record(this.runId, [{ step, epoch, trainingLoss: mean('loss'), values }], ['training']);
+      await this.deps.metrics.record(this.runId, [{ step, epoch, trainingLoss: mean('loss'), values }], this.guard('training'));
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err; // already recorded before a restart
     }
@@ -350,7 +358,7 @@ export class RunExecution {
 
   private async transition(to: TrainingStatus, reason: string | null = null, changes: { trainedModelName?: string; currentStep?: number } = {}): Promise<TrainingRun> {
     if (this.signal.aborted) throw new AbortedError(this.signal.reason);
-    const run = await this.deps.runs.transition(this.runId, to, reason, changes);
+    const run = await this.deps.runs.transition(this.runId, to, reason, changes, { leaseOwner: this.leaseOwner });
     this.stage = to;
     this.touch();
     return run;
@@ -367,13 +375,13 @@ export class RunExecution {
   /** Ends the run after an error: FAILED with the stage and cause, unless it was cancelled or the server is stopping. */
   private async settle(err: unknown): Promise<void> {
     const reason = this.signal.aborted ? this.signal.reason : null;
-    if (reason === 'shutdown') return; // resumes after the restart
+    if (reason === 'shutdown' || reason === 'lease-lost') return; // resumes here after a restart, or elsewhere
     if (reason === 'cancel' || err instanceof RunNoLongerActiveError || err instanceof IllegalTransitionError) return; // cancelled or failed elsewhere
     const cause = reason instanceof StallError ? reason.message : err instanceof Error ? err.message : String(err);
     const message = this.deps.redact(`${this.stage.toUpperCase()}: ${cause}`);
     this.deps.logger.warn(`run ${this.runId} failed: ${message}`);
     try {
-      await this.deps.runs.transition(this.runId, 'failed', message);
+      await this.deps.runs.transition(this.runId, 'failed', message, {}, { leaseOwner: this.leaseOwner });
     } catch (e) {
       if (!(e instanceof IllegalTransitionError)) this.deps.logger.error(`run ${this.runId}: could not record its failure`, e);
     }

@@ -23,7 +23,7 @@ export function createPipelineDeps(
       ...services,
       config: p,
       logger,
-      art: () => new ArtBackend({ baseUrl: p.artBackendUrl!, timeoutMs: p.requestTimeoutMs, prepareTimeoutMs: p.prepareTimeoutMs, streamIdleMs: 2 * p.stallTimeoutMs, retry }),
+      art: (name) => new ArtBackend({ baseUrl: (p.artBackends.find((b) => b.name === name) ?? p.artBackends[0]).url, timeoutMs: p.requestTimeoutMs, prepareTimeoutMs: p.prepareTimeoutMs, streamIdleMs: 2 * p.stallTimeoutMs, retry }),
       chat: (baseUrl, apiKey, what) => new ChatClient({ baseUrl, apiKey, timeoutMs: p.requestTimeoutMs, retry, what }),
       redact: (text) => secrets().reduce((t, secret) => t.split(secret).join('[redacted]'), text),
   };

@@ -1,37 +1,56 @@
-// Runs pipeline runs: at most maxConcurrentRuns at once, the rest wait in PENDING, first come
-// first served. At start it resumes runs a previous process left executing. A cancel makes the run
-// CANCELLED first (so every later write of its execution is refused) and then aborts its calls.
+// Runs pipeline runs. Each instance executes at most maxConcurrentRuns at once; a run executes only
+// under a lease this instance holds (see leases.ts), so with several instances every run is driven
+// exactly once and one backend trains one run at a time, the others waiting in PENDING, oldest
+// first. Runs left active by an instance that died are taken over once their leases expire; a
+// graceful stop hands its runs back at once. A cancel makes the run CANCELLED first (so every later
+// write of its execution is refused) and then aborts its calls, here or on whichever instance runs it.
 import { In } from 'typeorm';
 import { TrainingRunEntity } from '../db/entities';
 import type { Database } from '../db/data-source';
 import { isFinal, type TrainingStatus } from '../domain/status-machine';
 import { IllegalTransitionError, NotFoundError } from '../errors';
+import type { BoundedIterator } from '../events/bounded-iterator';
+import type { RunStatusEvent } from '../events/topics';
 import { runFromRow, type TrainingRun } from '../runs/run.model';
 import type { PipelineDeps } from './deps';
 import { RunExecution } from './execution';
+import { Leases } from './leases';
 
 const ACTIVE: TrainingStatus[] = ['generating', 'collecting', 'scoring', 'training'];
 const POLL_MS = 1000;
 
 export class PipelineRunner {
   private readonly executing = new Map<number, { execution: RunExecution; done: Promise<void> }>();
+  private readonly leases: Leases;
   private timer: NodeJS.Timeout | null = null;
+  private renewTimer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private stopped = true;
+  private statusEvents: BoundedIterator<RunStatusEvent> | null = null;
 
   constructor(
     private readonly deps: PipelineDeps,
     private readonly db: Database,
-  ) {}
+  ) {
+    this.leases = new Leases(db, deps.config.instanceId, deps.config.leaseTtlMs);
+  }
 
   /** Whether this server can run pipelines (its settings are configured). */
   get enabled(): boolean {
-    return Boolean(this.deps.config.artBackendUrl && this.deps.config.openaiBaseUrl);
+    return Boolean(this.deps.config.artBackends.length && this.deps.config.openaiBaseUrl);
   }
 
-  start(): void {
+  get instanceId(): string {
+    return this.leases.owner;
+  }
+
+  async start(): Promise<void> {
     if (!this.enabled) return;
     this.stopped = false;
+    if (this.db.kind === 'sqlite') await this.leases.voidAll();
+    this.watchStatus();
+    const every = Math.max(100, Math.floor(this.deps.config.leaseTtlMs / 3));
+    this.renewTimer = setInterval(() => void this.renewAll(), every);
     this.wake();
   }
 
@@ -42,16 +61,19 @@ export class PipelineRunner {
     this.timer = setTimeout(() => void this.tick(), 0);
   }
 
-  isExecuting(runId: number): boolean {
-    return this.executing.has(runId);
-  }
-
   private async tick(): Promise<void> {
     if (this.ticking) return this.ticking;
     this.ticking = (async () => {
       try {
-        const free = this.deps.config.maxConcurrentRuns - this.executing.size;
-        if (free > 0 && !this.stopped) for (const run of await this.nextRuns(free)) this.launch(run);
+        let free = this.deps.config.maxConcurrentRuns - this.executing.size;
+        for (const run of free > 0 && !this.stopped ? await this.candidates() : []) {
+          if (free <= 0 || this.stopped) break;
+          const backend = run.backend ?? this.deps.config.artBackends[0].name;
+          if (await this.leases.claim(run.id, backend)) {
+            this.launch(run);
+            free--;
+          }
+        }
       } catch (err) {
         this.deps.logger.error('the pipeline runner could not look for work', err);
       } finally {
@@ -65,30 +87,63 @@ export class PipelineRunner {
     return this.ticking;
   }
 
-  /** Runs left executing by an earlier process come first, then PENDING ones, oldest first. */
-  private async nextRuns(limit: number): Promise<TrainingRun[]> {
+  /** Runs that may need a driver: active ones whose lease lapsed first, then the oldest PENDING run of each backend. */
+  private async candidates(): Promise<TrainingRun[]> {
     const repo = this.db.reader.getRepository(TrainingRunEntity);
-    const skip = [...this.executing.keys()];
-    const pick = async (statuses: TrainingStatus[], n: number) =>
-      (await repo.find({ where: { mode: 'pipeline', status: In(statuses) }, order: { id: 'ASC' }, take: n + skip.length }))
-        .filter((r) => !this.executing.has(r.id))
-        .slice(0, n)
-        .map(runFromRow);
-    const resumed = await pick(ACTIVE, limit);
-    return resumed.length >= limit ? resumed : [...resumed, ...(await pick(['pending'], limit - resumed.length))];
+    const now = new Date();
+    const active = (await repo.find({ where: { mode: 'pipeline', status: In(ACTIVE) }, order: { id: 'ASC' } }))
+      .map(runFromRow)
+      .filter((r) => !this.executing.has(r.id) && (!r.leaseExpiresAt || r.leaseExpiresAt < now));
+    const pending = (await repo.find({ where: { mode: 'pipeline', status: 'pending' }, order: { id: 'ASC' }, take: 200 })).map(runFromRow);
+    const firstPerBackend = new Map<string, TrainingRun>();
+    for (const r of pending) {
+      const backend = r.backend ?? this.deps.config.artBackends[0].name;
+      if (!firstPerBackend.has(backend) && !this.executing.has(r.id)) firstPerBackend.set(backend, r);
+    }
+    return [...active, ...[...firstPerBackend.values()].sort((a, b) => a.id - b.id)];
   }
 
   private launch(run: TrainingRun): void {
-    const execution = new RunExecution(this.deps, run.id);
-    this.deps.logger.info(`pipeline: ${run.status === 'pending' ? 'starting' : 'resuming'} run ${run.id} (${run.uuid})`);
+    const execution = new RunExecution(this.deps, run.id, this.leases.owner);
+    this.deps.logger.info(`pipeline: ${run.status === 'pending' ? 'starting' : 'resuming'} run ${run.id} (${run.uuid}) on backend ${run.backend ?? this.deps.config.artBackends[0].name}`);
     const done = execution
       .run()
       .catch((err) => this.deps.logger.error(`run ${run.id}: the pipeline stopped unexpectedly`, err))
+      .then(() => this.leases.release(run.id))
+      .catch((err) => this.deps.logger.warn(`run ${run.id}: could not release its lease: ${err.message}`))
       .finally(() => {
         this.executing.delete(run.id);
         this.wake();
       });
     this.executing.set(run.id, { execution, done });
+  }
+
+  /** Keeps this instance's leases alive; a run whose lease cannot be renewed is dropped at once. */
+  private async renewAll(): Promise<void> {
+    for (const [runId, { execution }] of this.executing) {
+      try {
+        if (!(await this.leases.renew(runId))) {
+          this.deps.logger.warn(`run ${runId}: lease lost or run ended elsewhere; stopping here`);
+          execution.stop('lease-lost');
+        }
+      } catch (err) {
+        // The database is unreachable: keep working until the lease would have expired anyway.
+        this.deps.logger.warn(`run ${runId}: could not renew its lease: ${err instanceof Error ? err.message : err}`);
+      }
+    }
+  }
+
+  /** A run cancelled or failed through any instance stops here within moments, not at the next renewal. */
+  private watchStatus(): void {
+    const events = this.deps.events.subscribe('runStatus', { filter: (e) => this.executing.has(e.runId) && isFinal(e.to as TrainingStatus) });
+    this.statusEvents = events;
+    void (async () => {
+      try {
+        for await (const e of events) this.executing.get(e.runId)?.execution.stop('cancel');
+      } catch {
+        if (!this.stopped) this.watchStatus();
+      }
+    })();
   }
 
   /** Cancels a run wherever it is: CANCELLED at once, its in-flight calls aborted. Works for tracked runs too. */
@@ -105,13 +160,14 @@ export class PipelineRunner {
     return run;
   }
 
-  /** Stops every execution without changing its run's status: they resume when a server starts again. */
+  /** Stops every execution without changing its run's status and hands the runs back at once. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.renewTimer) clearInterval(this.renewTimer);
     await this.ticking;
     for (const { execution } of this.executing.values()) execution.stop('shutdown');
     await Promise.all([...this.executing.values()].map((e) => e.done));
+    await this.statusEvents?.return();
   }
 }
-

@@ -1,7 +1,7 @@
 // A pipeline run's own settings (stored in its config under `pipeline`) and the server-wide ones
 // it needs. A run that lacks a required server setting is refused when it is created.
-import type { PipelineConfig } from '../config';
-import { AtelierError } from '../errors';
+import type { ArtBackendConfig, PipelineConfig } from '../config';
+import { AtelierError, ValidationError } from '../errors';
 import { DEFAULT_RUBRIC } from './ruler';
 
 export interface PipelineSettings {
@@ -12,6 +12,8 @@ export interface PipelineSettings {
   temperature: number;
   maxConcurrentRollouts: number;
   maxConcurrentJudgeCalls: number;
+  /** The named ART backend; null: the first configured. */
+  backend: string | null;
 }
 
 export const PIPELINE_DEFAULTS: PipelineSettings = {
@@ -22,6 +24,7 @@ export const PIPELINE_DEFAULTS: PipelineSettings = {
   temperature: 0.7,
   maxConcurrentRollouts: 16,
   maxConcurrentJudgeCalls: 8,
+  backend: null,
 };
 
 export class MissingSettingError extends AtelierError {
@@ -40,8 +43,18 @@ export function pipelineSettingsOf(config: Record<string, unknown>): PipelineSet
 
 /** Throws MissingSettingError naming the first server setting a run with these settings would need. */
 export function checkServerSettings(server: PipelineConfig, run: Partial<PipelineSettings>): void {
-  if (!server.artBackendUrl) throw new MissingSettingError('ART_BACKEND_URL');
+  if (server.artBackends.length === 0) throw new MissingSettingError('ART_BACKEND_URL');
   if (!server.openaiBaseUrl) throw new MissingSettingError('OPENAI_BASE_URL');
   if (!run.generatorModel && !server.generatorModel) throw new MissingSettingError('GENERATOR_MODEL');
   if (!run.judgeModel && !server.judgeModel) throw new MissingSettingError('JUDGE_MODEL');
+}
+
+/** The backend a run trains on: its own choice, else the first configured. */
+export function backendOf(server: PipelineConfig, run: Partial<PipelineSettings>): ArtBackendConfig {
+  if (!run.backend) return server.artBackends[0];
+  const found = server.artBackends.find((b) => b.name === run.backend);
+  if (!found) {
+    throw ValidationError.of('input.pipeline.backend', 'unknown_backend', `no ART backend is named ${run.backend}; configured: ${server.artBackends.map((b) => b.name).join(', ')}`);
+  }
+  return found;
 }

@@ -26,7 +26,7 @@ async function runTest(deps: PipelineDeps, runId: number, inputText: string, sig
   if (run.mode !== 'pipeline' || run.status !== 'completed' || !run.trainedModelName) {
     throw new ConflictError(`run ${run.uuid} has no trained model to test: only a COMPLETED pipeline run has one (this one is ${run.mode.toUpperCase()}, ${run.status.toUpperCase()})`);
   }
-  const art = deps.art();
+  const art = deps.art(run.backend);
   const model = { name: run.trainedModelName, project: run.projectName, base_model: run.modelName };
   const inference = await art.prepare(model, signal);
   const step = await art.getStep(model, signal);

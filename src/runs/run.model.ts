@@ -35,6 +35,9 @@ export interface TrainingRun {
   config: Record<string, unknown>;
   mode: RunMode;
   currentStep: number | null;
+  backend: string | null;
+  leaseOwner: string | null;
+  leaseExpiresAt: Date | null;
 }
 
 export type RunMode = 'tracked' | 'pipeline';
@@ -113,5 +116,8 @@ export function runFromRow(row: TrainingRunRow): TrainingRun {
     config: parseJsonObject(row.config),
     mode: row.mode === 'pipeline' ? 'pipeline' : 'tracked',
     currentStep: row.currentStep ?? null,
+    backend: row.backend ?? null,
+    leaseOwner: row.leaseOwner ?? null,
+    leaseExpiresAt: parseDate(row.leaseExpiresAt ?? null),
   };
 }

@@ -12,7 +12,7 @@ import type { RunFilter, RunOrderField } from './runs.repo';
 import { runFromRow } from './run.model';
 import type { TaskInputRow } from '../db/entities';
 import { PipelineSettingsInput, RunModeEnum } from '../pipeline/pipeline-settings.graphql';
-import { checkServerSettings, MissingSettingError } from '../pipeline/settings';
+import { backendOf, checkServerSettings, MissingSettingError } from '../pipeline/settings';
 
 export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
   description: 'Where a run is in its lifecycle: PENDING → GENERATING → COLLECTING → SCORING → TRAINING → (COLLECTING …) → COMPLETED; FAILED or CANCELLED from any non-final state.',
@@ -256,14 +256,16 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       const { mode = 'pipeline', pipeline, ...fields } = input;
       let config = (input.config as Record<string, unknown> | null | undefined) ?? {};
+      let backend: string | null = null;
       if (mode === 'pipeline') {
         const settings = Object.fromEntries(Object.entries(pipeline ?? {}).filter(([, v]) => v != null));
         checkServerSettings(ctx.services.config.pipeline, settings);
+        backend = backendOf(ctx.services.config.pipeline, settings).name;
         config = { ...config, pipeline: settings };
       } else if (pipeline) {
         throw ValidationError.of('input.pipeline', 'pipeline_only', 'pipeline settings apply to PIPELINE runs only');
       }
-      const run = await ctx.services.runs.create({ ...fields, config, mode: mode ?? 'pipeline' });
+      const run = await ctx.services.runs.create({ ...fields, config, mode: mode ?? 'pipeline', backend });
       if (run.mode === 'pipeline') ctx.services.pipeline.wake();
       return { run };
     },

@@ -7,10 +7,11 @@ import { nowStored } from '../db/timestamps';
 import { MetricPointEntity, StatusTransitionEntity, TaskInputEntity, TrainingRunEntity, TrajectoryEntity, type StatusTransitionRow, type TrainingRunRow } from '../db/entities';
 import type { WriteTx } from '../db/write-queue';
 import { isFinal, planTransition, type TrainingStatus } from '../domain/status-machine';
-import { ConflictError, NotFoundError, RunNoLongerActiveError } from '../errors';
+import { ConflictError, NotFoundError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { runFromRow, type RunMode, type TrainingRun } from './run.model';
 import { lockRun } from './runs.repo';
+import { lockGuarded, type WriteGuard } from './write-guard';
 
 export interface CreateRunInput {
   uuid?: string | null;
@@ -26,6 +27,8 @@ export interface CreateRunInput {
   systemPrompt?: string | null;
   config?: Record<string, unknown> | null;
   mode?: RunMode;
+  /** The ART backend a pipeline run trains on. */
+  backend?: string | null;
 }
 
 /** The seed's defaults. */
@@ -67,6 +70,9 @@ export class RunsService {
           avgReward: null,
           mode: input.mode ?? 'tracked',
           currentStep: null,
+          backend: input.backend ?? null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
         }),
       );
       await this.recordTransition(tx, row, null, 'pending', null, now);
@@ -79,10 +85,10 @@ export class RunsService {
     to: TrainingStatus,
     reason: string | null,
     changes: Partial<Pick<TrainingRunRow, 'trainedModelName' | 'systemPrompt' | 'currentStep'>> = {},
+    guard?: WriteGuard,
   ): Promise<TrainingRun> {
     return this.db.writes.run(async (tx) => {
-      const row = await lockRun(tx.em, this.db.kind, runId);
-      if (!row) throw new NotFoundError('TrainingRun', String(runId));
+      const row = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const from = row.status as TrainingStatus;
       const effects = planTransition(from, to, reason);
       const now = nowStored();
@@ -101,9 +107,9 @@ export class RunsService {
   }
 
   /** Stores a pipeline run's generated dataset and system prompt, replacing a partial one, while the run is GENERATING. */
-  async recordDataset(runId: number, inputs: { inputText: string; context: Record<string, unknown> | null }[], systemPrompt: string | null): Promise<void> {
+  async recordDataset(runId: number, inputs: { inputText: string; context: Record<string, unknown> | null }[], systemPrompt: string | null, guard: WriteGuard): Promise<void> {
     await this.db.writes.run(async (tx) => {
-      const row = await this.lockActive(tx, runId, ['generating']);
+      const row = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(TaskInputEntity);
       await repo.delete({ runId });
       for (let i = 0; i < inputs.length; i += 200) {
@@ -122,18 +128,11 @@ export class RunsService {
   }
 
   /** Moves a pipeline run to another step without a status change (a step redone after a restart). */
-  async setCurrentStep(runId: number, step: number, whileStatus: TrainingStatus[]): Promise<void> {
+  async setCurrentStep(runId: number, step: number, guard: WriteGuard): Promise<void> {
     await this.db.writes.run(async (tx) => {
-      await this.lockActive(tx, runId, whileStatus);
+      await lockGuarded(tx.em, this.db.kind, runId, guard);
       await tx.em.getRepository(TrainingRunEntity).update({ id: runId }, { currentStep: step });
     });
-  }
-
-  private async lockActive(tx: WriteTx, runId: number, whileStatus: TrainingStatus[]): Promise<TrainingRunRow> {
-    const row = await lockRun(tx.em, this.db.kind, runId);
-    if (!row) throw new NotFoundError('TrainingRun', String(runId));
-    if (!whileStatus.includes(row.status as TrainingStatus)) throw new RunNoLongerActiveError(row.status);
-    return row;
   }
 
   /** Deletes a run in a final state with everything recorded for it. */

@@ -5,11 +5,10 @@ import { In } from 'typeorm';
 import type { Database } from '../db/data-source';
 import { nowStored } from '../db/timestamps';
 import { TrainingRunEntity, TrajectoryEntity, type TrajectoryRow } from '../db/entities';
-import { ConflictError, NotFoundError, RunNoLongerActiveError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
-import type { TrainingStatus } from '../domain/status-machine';
 import { EMPTY_METRICS, metricsFromJson, metricsToJson, parseJsonObject } from '../runs/run.model';
-import { lockRun } from '../runs/runs.repo';
+import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { messagesToJson, taskInputToJson, type TaskInput, type TrajectoryMessage } from './trajectory.model';
 
 export interface RecordTrajectoryInput {
@@ -23,8 +22,8 @@ export interface RecordTrajectoryInput {
 }
 
 export interface RecordOptions {
-  /** Store only while the run is in one of these statuses (the pipeline's guard: nothing is written after a cancel). */
-  whileStatus?: TrainingStatus[];
+  /** The pipeline's guard: nothing is written after a cancel or a lost lease. */
+  guard?: WriteGuard;
 }
 
 
@@ -84,9 +83,7 @@ export class TrajectoriesService {
     });
 
     return this.db.writes.run(async (tx) => {
-      const run = await lockRun(tx.em, this.db.kind, runId);
-      if (!run) throw new NotFoundError('TrainingRun', String(runId));
-      if (options.whileStatus && !options.whileStatus.includes(run.status as TrainingStatus)) throw new RunNoLongerActiveError(run.status);
+      const run = await lockGuarded(tx.em, this.db.kind, runId, options.guard);
       const repo = tx.em.getRepository(TrajectoryEntity);
 
       const existing = new Map<string, TrajectoryRow>();
@@ -127,12 +124,10 @@ export class TrajectoriesService {
     });
   }
 
-  /** Sets rewards (RULER's scores) on a run's trajectories in one transaction, only while the run is in whileStatus. */
-  async applyScores(runId: number, updates: ScoreUpdate[], whileStatus: TrainingStatus[]): Promise<void> {
+  /** Sets rewards (RULER's scores) on a run's trajectories in one transaction, while the guard holds. */
+  async applyScores(runId: number, updates: ScoreUpdate[], guard: WriteGuard): Promise<void> {
     await this.db.writes.run(async (tx) => {
-      const run = await lockRun(tx.em, this.db.kind, runId);
-      if (!run) throw new NotFoundError('TrainingRun', String(runId));
-      if (!whileStatus.includes(run.status as TrainingStatus)) throw new RunNoLongerActiveError(run.status);
+      await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(TrajectoryEntity);
       for (const u of updates) {
         const row = await repo.findOneBy({ id: u.id, runId });
@@ -144,11 +139,9 @@ export class TrajectoriesService {
   }
 
   /** Removes the trajectories of an interrupted pipeline step so it can be redone cleanly. */
-  async deleteStep(runId: number, step: number, whileStatus: TrainingStatus[]): Promise<number> {
+  async deleteStep(runId: number, step: number, guard: WriteGuard): Promise<number> {
     return this.db.writes.run(async (tx) => {
-      const run = await lockRun(tx.em, this.db.kind, runId);
-      if (!run) throw new NotFoundError('TrainingRun', String(runId));
-      if (!whileStatus.includes(run.status as TrainingStatus)) throw new RunNoLongerActiveError(run.status);
+      const run = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(TrajectoryEntity);
       const removed = await repo.countBy({ runId, step });
       if (removed === 0) return 0;

@@ -56,6 +56,8 @@ export type OrderDirection =
 
 /** A pipeline run's own settings; omitted ones take their defaults. Stored in the run's config under `pipeline`. */
 export type PipelineSettingsInput = {
+  /** The ART backend to train on, by name (ART_BACKENDS). Default: the first. */
+  backend?: string | null | undefined;
   /** Writes the inputs and system prompt. Default: GENERATOR_MODEL. */
   generatorModel?: string | null | undefined;
   /** Inputs (groups) per training step. Default 2. */

@@ -30,7 +30,7 @@ export async function startSims(opts: { gradientStepMs?: number } = {}): Promise
 export function pipelineConfig(sims: Sims, overrides: Partial<PipelineConfig> = {}): PipelineConfig {
   return {
     ...makeConfig().pipeline,
-    artBackendUrl: sims.art.url,
+    artBackends: [{ name: 'default', url: sims.art.url }],
     openaiBaseUrl: sims.openai.url,
     openaiApiKey: PROVIDER_KEY,
     generatorModel: 'sim-generator',

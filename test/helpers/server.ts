@@ -37,7 +37,7 @@ export async function startServer(overrides: Partial<Config> & { databaseUrl?: s
   const { databaseUrl, ...rest } = overrides;
   const config = makeConfig({
     port: 0,
-    logLevel: 'silent',
+    logLevel: (process.env.ATELIER_TEST_LOG_LEVEL as 'silent') ?? 'silent',
     database: parseDatabaseUrl(databaseUrl ?? `sqlite:${join(dir, 'atelier.sqlite')}`),
     ...rest,
   });

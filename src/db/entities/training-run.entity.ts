@@ -30,6 +30,11 @@ export interface TrainingRunRow {
   mode: string;
   /** Not in the seed: the step a pipeline run is working on. */
   currentStep: number | null;
+  /** Not in the seed: the named ART backend a pipeline run trains on. */
+  backend: string | null;
+  /** Not in the seed: the instance driving the run, and until when its lease holds. */
+  leaseOwner: string | null;
+  leaseExpiresAt: string | null;
 }
 
 export const TrainingRunEntity = new EntitySchema<TrainingRunRow>({
@@ -58,6 +63,9 @@ export const TrainingRunEntity = new EntitySchema<TrainingRunRow>({
     avgReward: { name: 'avg_reward', type: 'double precision', nullable: true },
     mode: { type: 'varchar', length: 16, default: 'tracked' },
     currentStep: { name: 'current_step', type: 'integer', nullable: true },
+    backend: { type: 'varchar', length: 64, nullable: true },
+    leaseOwner: { name: 'lease_owner', type: 'varchar', length: 128, nullable: true },
+    leaseExpiresAt: { name: 'lease_expires_at', type: 'varchar', length: 32, nullable: true },
   },
   indices: [
     { name: 'IDX_training_runs_created', columns: ['createdAt', 'id'] },
@@ -66,5 +74,6 @@ export const TrainingRunEntity = new EntitySchema<TrainingRunRow>({
     { name: 'IDX_training_runs_project', columns: ['projectName', 'createdAt'] },
     { name: 'IDX_training_runs_model', columns: ['modelName', 'createdAt'] },
     { name: 'IDX_training_runs_mode_status', columns: ['mode', 'status', 'id'] },
+    { name: 'IDX_training_runs_backend_status', columns: ['backend', 'status', 'id'] },
   ],
 });
