@@ -239,3 +239,19 @@ export const TestModel = graphql(`
     }
   }
 `);
+
+export const FleetRun = graphql(`
+  query FleetRun($id: ID!) {
+    run(id: $id) {
+      id databaseId status error backend leaseOwner leaseExpiresAt queuePosition trainedModelName projectName
+      statusHistory { eventId from to at }
+      trajectories(first: 100) { totalCount edges { node { uuid } } }
+    }
+  }
+`);
+
+export const OnQueue = graphql(`
+  subscription OnQueue($runId: ID!) {
+    runQueuePosition(runId: $runId) { position run { id status } }
+  }
+`);

@@ -8,6 +8,7 @@ import '../runs/run-events.graphql';
 import '../trajectories/trajectories.graphql';
 import '../metrics/metrics.graphql';
 import '../pipeline/pipeline.graphql';
+import '../pipeline/queue.graphql';
 
 let schema: GraphQLSchema | undefined;
 

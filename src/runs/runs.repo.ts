@@ -78,6 +78,22 @@ export class RunsRepo {
     return this.ds.getRepository(StatusTransitionEntity).find({ where: { runId: In([...runIds]) }, order: { id: 'ASC' } });
   }
 
+  /**
+   * How many runs are ahead of a PENDING pipeline run on its backend: the active ones and the older
+   * PENDING ones. Null for a run that is not waiting.
+   */
+  async queuePosition(run: { id: number; status: string; mode: string; backend: string | null }): Promise<number | null> {
+    if (run.status !== 'pending' || run.mode !== 'pipeline') return null;
+    const qb = this.ds
+      .getRepository(TrainingRunEntity)
+      .createQueryBuilder('r')
+      .where("r.mode = 'pipeline' AND r.id <> :id", { id: run.id })
+      .andWhere("(r.status IN ('generating', 'collecting', 'scoring', 'training') OR (r.status = 'pending' AND r.id < :id))", { id: run.id });
+    if (run.backend === null) qb.andWhere('r.backend IS NULL');
+    else qb.andWhere('r.backend = :backend', { backend: run.backend });
+    return qb.getCount();
+  }
+
   /** Stored transitions after an event id, oldest first, for replay to a resuming subscriber. */
   async transitionsAfter(afterId: number, scope: { runId?: number | null; projectName?: string | null }, limit: number): Promise<Array<StatusTransitionRow & { projectName: string }>> {
     const qb = this.ds

@@ -36,6 +36,8 @@ type Documents = {
     "\n  query StepTrajectories($runId: ID!, $step: Int, $first: Int, $after: String) {\n    trajectories(runId: $runId, filter: { step: $step }, first: $first, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges { node { uuid reward independentReward judgeExplanation error droppedReason isTest metadata taskInput { step inputText } messages { role content } } }\n    }\n  }\n": typeof types.StepTrajectoriesDocument,
     "\n  mutation CancelRun($id: ID!) {\n    cancelTrainingRun(id: $id) {\n      __typename\n      ... on CancelTrainingRunPayload { run { id status completedAt } }\n      ... on Error { message }\n    }\n  }\n": typeof types.CancelRunDocument,
     "\n  mutation TestModel($runId: ID!, $inputText: String!) {\n    testTrainedModel(runId: $runId, inputText: $inputText) {\n      __typename\n      ... on TestTrainedModelPayload { reply trajectory { uuid isTest taskInput { step inputText } messages { role content } } }\n      ... on Error { message }\n    }\n  }\n": typeof types.TestModelDocument,
+    "\n  query FleetRun($id: ID!) {\n    run(id: $id) {\n      id databaseId status error backend leaseOwner leaseExpiresAt queuePosition trainedModelName projectName\n      statusHistory { eventId from to at }\n      trajectories(first: 100) { totalCount edges { node { uuid } } }\n    }\n  }\n": typeof types.FleetRunDocument,
+    "\n  subscription OnQueue($runId: ID!) {\n    runQueuePosition(runId: $runId) { position run { id status } }\n  }\n": typeof types.OnQueueDocument,
 };
 const documents: Documents = {
     "\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n": types.RunFieldsFragmentDoc,
@@ -60,6 +62,8 @@ const documents: Documents = {
     "\n  query StepTrajectories($runId: ID!, $step: Int, $first: Int, $after: String) {\n    trajectories(runId: $runId, filter: { step: $step }, first: $first, after: $after) {\n      totalCount\n      pageInfo { hasNextPage endCursor }\n      edges { node { uuid reward independentReward judgeExplanation error droppedReason isTest metadata taskInput { step inputText } messages { role content } } }\n    }\n  }\n": types.StepTrajectoriesDocument,
     "\n  mutation CancelRun($id: ID!) {\n    cancelTrainingRun(id: $id) {\n      __typename\n      ... on CancelTrainingRunPayload { run { id status completedAt } }\n      ... on Error { message }\n    }\n  }\n": types.CancelRunDocument,
     "\n  mutation TestModel($runId: ID!, $inputText: String!) {\n    testTrainedModel(runId: $runId, inputText: $inputText) {\n      __typename\n      ... on TestTrainedModelPayload { reply trajectory { uuid isTest taskInput { step inputText } messages { role content } } }\n      ... on Error { message }\n    }\n  }\n": types.TestModelDocument,
+    "\n  query FleetRun($id: ID!) {\n    run(id: $id) {\n      id databaseId status error backend leaseOwner leaseExpiresAt queuePosition trainedModelName projectName\n      statusHistory { eventId from to at }\n      trajectories(first: 100) { totalCount edges { node { uuid } } }\n    }\n  }\n": types.FleetRunDocument,
+    "\n  subscription OnQueue($runId: ID!) {\n    runQueuePosition(runId: $runId) { position run { id status } }\n  }\n": types.OnQueueDocument,
 };
 
 /**
@@ -164,6 +168,14 @@ export function graphql(source: "\n  mutation CancelRun($id: ID!) {\n    cancelT
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation TestModel($runId: ID!, $inputText: String!) {\n    testTrainedModel(runId: $runId, inputText: $inputText) {\n      __typename\n      ... on TestTrainedModelPayload { reply trajectory { uuid isTest taskInput { step inputText } messages { role content } } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation TestModel($runId: ID!, $inputText: String!) {\n    testTrainedModel(runId: $runId, inputText: $inputText) {\n      __typename\n      ... on TestTrainedModelPayload { reply trajectory { uuid isTest taskInput { step inputText } messages { role content } } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query FleetRun($id: ID!) {\n    run(id: $id) {\n      id databaseId status error backend leaseOwner leaseExpiresAt queuePosition trainedModelName projectName\n      statusHistory { eventId from to at }\n      trajectories(first: 100) { totalCount edges { node { uuid } } }\n    }\n  }\n"): (typeof documents)["\n  query FleetRun($id: ID!) {\n    run(id: $id) {\n      id databaseId status error backend leaseOwner leaseExpiresAt queuePosition trainedModelName projectName\n      statusHistory { eventId from to at }\n      trajectories(first: 100) { totalCount edges { node { uuid } } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription OnQueue($runId: ID!) {\n    runQueuePosition(runId: $runId) { position run { id status } }\n  }\n"): (typeof documents)["\n  subscription OnQueue($runId: ID!) {\n    runQueuePosition(runId: $runId) { position run { id status } }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

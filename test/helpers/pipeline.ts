@@ -81,7 +81,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
     output: () => out,
     kill: (signal) =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill(signal);
       }),

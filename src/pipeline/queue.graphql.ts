@@ -1,0 +1,80 @@
+// Where a pipeline run stands: its backend, the instance driving it, and its place in its
+// backend's queue — queryable, and pushed to subscribers as it changes.
+import type { Context } from '../context';
+import { freshLoaders } from '../context';
+import { NotFoundError } from '../errors';
+import { builder } from '../graphql/builder';
+import { parseGlobalIdOf } from '../graphql/global-id';
+import type { TrainingRun } from '../runs/run.model';
+import { TrainingRunRef } from '../runs/runs.graphql';
+import { transformEvents } from '../events/transform';
+
+builder.objectFields(TrainingRunRef, (t) => ({
+  backend: t.exposeString('backend', { nullable: true, description: 'The ART backend a pipeline run trains on.' }),
+  leaseOwner: t.exposeString('leaseOwner', { nullable: true, description: 'The Atelier instance driving the run now.' }),
+  leaseExpiresAt: t.field({
+    type: 'DateTime',
+    nullable: true,
+    description: "When the driving instance's claim lapses unless renewed; another instance takes the run over after it.",
+    resolve: (r) => r.leaseExpiresAt,
+  }),
+  queuePosition: t.int({
+    nullable: true,
+    description: 'For a PENDING pipeline run: how many runs are ahead of it on its backend (0: it starts next). Null otherwise.',
+    resolve: (r, _a, ctx) => ctx.services.runsRepo.queuePosition(r),
+  }),
+}));
+
+interface QueueUpdate {
+  run: TrainingRun;
+  position: number | null;
+}
+
+const QueueUpdateRef = builder.objectRef<QueueUpdate>('RunQueueUpdate').implement({
+  fields: (t) => ({
+    run: t.field({ type: TrainingRunRef, resolve: (u) => u.run }),
+    position: t.exposeInt('position', { nullable: true, description: 'Runs ahead of it on its backend; null once it is no longer waiting.' }),
+  }),
+});
+
+async function current(ctx: Context, runId: number): Promise<QueueUpdate> {
+  freshLoaders(ctx);
+  const run = await ctx.loaders.runById.load(runId);
+  if (!run) throw new NotFoundError('TrainingRun', String(runId));
+  return { run, position: await ctx.services.runsRepo.queuePosition(run) };
+}
+
+builder.subscriptionField('runQueuePosition', (t) =>
+  t.field({
+    type: QueueUpdateRef,
+    description: "A pipeline run's place in its backend's queue: now, then each time it changes, until the run starts.",
+    args: { runId: t.arg.id({ required: true }) },
+    subscribe: async (_root, args, ctx) => {
+      const runId = parseGlobalIdOf('TrainingRun', String(args.runId), 'runId');
+      // Listen before reading, so a change in between is not missed. Any transition may move the queue.
+      const events = ctx.services.events.subscribe('runStatus');
+      let last: QueueUpdate;
+      try {
+        last = await current(ctx, runId);
+      } catch (err) {
+        await events.return();
+        throw err;
+      }
+      if (last.position === null) {
+        await events.return();
+        return transformEvents<never, QueueUpdate>(events as never, async () => ({ done: true }), last);
+      }
+      return transformEvents(
+        events,
+        async () => {
+          const next = await current(ctx, runId);
+          if (next.position === last.position) return {};
+          last = next;
+          return { value: next, done: next.position === null };
+        },
+        last,
+      );
+    },
+    resolve: (update) => update,
+  }),
+);
