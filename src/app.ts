@@ -67,6 +67,11 @@ function maskError(logger: Logger) {
   };
 }
 
+function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
+}
+
 export async function createApp(config: Config): Promise<App> {
   const logger = createLogger(config.logLevel);
   const db = await openDatabase(config.database);
@@ -99,7 +104,8 @@ export async function createApp(config: Config): Promise<App> {
     graphiql: { title: 'Atelier', defaultQuery: GRAPHIQL_DEFAULT_QUERY, subscriptionsProtocol: 'WS' },
     renderGraphiQL,
     logging: config.logLevel === 'silent' ? false : config.logLevel,
-    plugins: [useReadinessCheck({ endpoint: '/ready', check: async () => (await db.ping()) && (await events.ready()) })],
+    // Ready = storage and (when used) Redis answer; a check that hangs counts as not ready.
+    plugins: [useReadinessCheck({ endpoint: '/ready', check: () => withTimeout(Promise.all([db.ping(), events.ready()]).then((r) => r.every(Boolean)), 2000, false) })],
   });
 
   const server: Server = createServer(yoga);

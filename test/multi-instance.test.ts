@@ -9,6 +9,7 @@ import { createPostgresDatabase, postgresUrl, POSTGRES_SKIP_REASON, type FreshPo
 import { redisUrl, REDIS_SKIP_REASON } from './helpers/redis';
 import { startServer, type TestServer } from './helpers/server';
 import { quiet, subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
+import { startTcpProxy } from './helpers/tcp-proxy';
 
 const missing = [!postgresUrl && POSTGRES_SKIP_REASON, !redisUrl && REDIS_SKIP_REASON].filter(Boolean).join('; ');
 if (missing) console.warn(missing);
@@ -72,8 +73,34 @@ describe.skipIf(Boolean(missing))(`two instances over PostgreSQL and Redis${miss
     await c2.dispose();
   });
 
-  it('reports ready only while PostgreSQL and Redis are reachable', async () => {
-    expect((await fetch(`${a.url}/ready`)).status).toBe(200);
-    expect((await fetch(`${b.url}/ready`)).status).toBe(200);
-  });
+});
+
+describe.skipIf(Boolean(missing))(`readiness follows PostgreSQL and Redis${missing ? ` [${missing}]` : ''}`, () => {
+  it('answers 503 on /ready while PostgreSQL or Redis cannot be reached, and 200 again once they can', async () => {
+    const db = await createPostgresDatabase();
+    const pgUrl = new URL(db.url);
+    const redis = new URL(redisUrl!);
+    const pgProxy = await startTcpProxy(pgUrl.hostname, Number(pgUrl.port || 5432));
+    const redisProxy = await startTcpProxy(redis.hostname, Number(redis.port || 6379));
+    pgUrl.host = `127.0.0.1:${pgProxy.port}`;
+    const server = await startServer({ databaseUrl: pgUrl.toString(), redisUrl: `redis://127.0.0.1:${redisProxy.port}` });
+    const ready = async () => (await fetch(`${server.url}/ready`)).status;
+    try {
+      expect(await ready()).toBe(200);
+      redisProxy.cut();
+      await waitFor(async () => (await ready()) === 503, 10_000, '/ready to report Redis down');
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      redisProxy.restore();
+      await waitFor(async () => (await ready()) === 200, 15_000, '/ready to recover with Redis');
+      pgProxy.cut();
+      await waitFor(async () => (await ready()) === 503, 10_000, '/ready to report PostgreSQL down');
+      pgProxy.restore();
+      await waitFor(async () => (await ready()) === 200, 15_000, '/ready to recover with PostgreSQL');
+    } finally {
+      await server.stop().catch(() => undefined);
+      await pgProxy.close();
+      await redisProxy.close();
+      await db.drop();
+    }
+  }, 60_000);
 });

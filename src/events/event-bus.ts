@@ -87,6 +87,7 @@ export async function createEventBus(options: EventBusOptions): Promise<EventBus
   const connect = () =>
     new Redis(options.redisUrl!, {
       connectTimeout: 5000,
+      commandTimeout: 5000,
       maxRetriesPerRequest: 3,
       retryStrategy: (attempt) => Math.min(attempt * 200, 5000),
       lazyConnect: true,
