@@ -1,9 +1,9 @@
 // GraphQL types and fields for metric history: the per-step points, downsampled on request, and recording.
 import { z } from 'zod';
-import { freshLoaders } from '../context';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { MetricsRecordedEvent } from '../events/topics';
 import { TrainingMetricsRef } from '../runs/runs.graphql';
+import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { builder } from '../graphql/builder';
 import { parseGlobalIdOf } from '../graphql/global-id';
 import { TrainingRunRef } from '../runs/runs.graphql';
@@ -129,14 +129,7 @@ builder.subscriptionField('metricsRecorded', (t) =>
     type: MetricsRecordedRef,
     description: 'Each new history point of the run, with the updated metrics snapshot.',
     args: { runId: t.arg.id({ required: true }) },
-    subscribe: async (_root, args, ctx) => {
-      const runId = parseGlobalIdOf('TrainingRun', String(args.runId), 'runId');
-      if (!(await ctx.loaders.runById.load(runId))) throw new NotFoundError('TrainingRun', String(runId));
-      return ctx.services.events.subscribe('metricsRecorded', { filter: (e) => e.runId === runId });
-    },
-    resolve: (event, _a, ctx) => {
-      freshLoaders(ctx);
-      return event;
-    },
+    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId, 'metricsRecorded'),
+    resolve: freshEvent,
   }),
 );

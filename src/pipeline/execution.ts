@@ -16,6 +16,7 @@ import { buildJudgeRequest, JudgeAnswerError, parseJudgeAnswer } from './ruler';
 import { pipelineSettingsOf, type PipelineSettings } from './settings';
 import { mapLimit, Semaphore } from './concurrency';
 import type { PipelineDeps } from './deps';
+import type { RunProgressEvent } from '../events/topics';
 import type { WriteGuard } from '../runs/write-guard';
 
 const GENERATION_ATTEMPTS = 5;
@@ -31,16 +32,7 @@ export class StallError extends Error {
 /** Why an execution was stopped from outside. */
 export type StopReason = 'cancel' | 'shutdown' | 'lease-lost';
 
-interface Progress {
-  step: number;
-  epoch: number;
-  rolloutsDone: number;
-  rolloutsTotal: number;
-  judgeCallsDone: number;
-  judgeCallsTotal: number;
-  gradientStepsDone: number;
-  gradientStepsTotal: number | null;
-}
+type Progress = Omit<RunProgressEvent, 'runId' | 'totalSteps' | 'at'>;
 
 export class RunExecution {
   private readonly controller = new AbortController();

@@ -1,7 +1,8 @@
 // Subscriptions to a run's lifecycle: every status transition (resumable with afterEventId) and
 // pipeline progress. Events carry ids; the run itself is loaded fresh for each event.
 import { z } from 'zod';
-import { freshLoaders, type Context } from '../context';
+import type { Context } from '../context';
+import { freshEvent, subscribeForRun } from './run-subscription';
 import { NotFoundError } from '../errors';
 import type { RunProgressEvent, RunStatusEvent } from '../events/topics';
 import { ReplayThenLive } from '../events/replay';
@@ -83,23 +84,13 @@ builder.subscriptionFields((t) => ({
         Number(args.afterEventId),
       );
     },
-    resolve: (event, _a, ctx) => {
-      freshLoaders(ctx);
-      return event;
-    },
+    resolve: freshEvent,
   }),
   runProgress: t.field({
     type: RunProgressRef,
     description: "A pipeline run's progress: the current step of the total, and the rollouts, judge calls and gradient steps done in it.",
     args: { runId: t.arg.id({ required: true }) },
-    subscribe: async (_root, args, ctx) => {
-      const runId = parseGlobalIdOf('TrainingRun', String(args.runId), 'runId');
-      await loadRun(ctx, runId);
-      return ctx.services.events.subscribe('runProgress', { filter: (e) => e.runId === runId });
-    },
-    resolve: (event, _a, ctx) => {
-      freshLoaders(ctx);
-      return event;
-    },
+    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId, 'runProgress'),
+    resolve: freshEvent,
   }),
 }));

@@ -1,6 +1,6 @@
 // GraphQL types and fields for trajectories: the node, the per-run connection, and recording.
 import { z } from 'zod';
-import { freshLoaders, type Context } from '../context';
+import type { Context } from '../context';
 import type { TrajectoriesRecordedEvent } from '../events/topics';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
@@ -8,6 +8,7 @@ import { parseGlobalIdOf } from '../graphql/global-id';
 import { jsonObject, text } from '../graphql/json-rules';
 import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
 import { OrderDirectionEnum, TaskInputRef, TrainingRunRef } from '../runs/runs.graphql';
+import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
 import { trajectoryFromRow, type Trajectory, type TrajectoryMessage } from './trajectory.model';
@@ -208,14 +209,7 @@ builder.subscriptionField('trajectoriesRecorded', (t) =>
     type: TrajectoriesRecordedRef,
     description: 'Each batch of trajectories stored for the run.',
     args: { runId: t.arg.id({ required: true }) },
-    subscribe: async (_root, args, ctx) => {
-      const runId = parseGlobalIdOf('TrainingRun', String(args.runId), 'runId');
-      if (!(await ctx.loaders.runById.load(runId))) throw new NotFoundError('TrainingRun', String(runId));
-      return ctx.services.events.subscribe('trajectoriesRecorded', { filter: (e) => e.runId === runId });
-    },
-    resolve: (event, _a, ctx) => {
-      freshLoaders(ctx);
-      return event;
-    },
+    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId, 'trajectoriesRecorded'),
+    resolve: freshEvent,
   }),
 );
