@@ -3,7 +3,7 @@
 // requests as ART builds them; cancel mid-collection and mid-training; retries; permanent failure;
 // hang detection; testTrainedModel; and the settings a pipeline run needs.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CancelRun, CreatePipelineRun, OnRunStatus, PipelineRunDetails, StepTrajectories, TestModel } from './operations';
+import { CancelRun, CreatePipelineRun, FleetRun, OnRunStatus, PipelineRunDetails, StepTrajectories, TestModel } from './operations';
 import { startSims, startPipelineServer, PROVIDER_KEY, type Sims } from './helpers/pipeline';
 import { startServer, type TestServer } from './helpers/server';
 import { subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
@@ -163,11 +163,46 @@ describe('a whole pipeline run', () => {
     }
   }, 60_000);
 
-  it('honours maxSteps and runs the rest first come first served', async () => {
+  it('records a failed rollout with its error and drops a group left with fewer than two', async () => {
+    // One rollout at a time: the first group's first two rollouts are the two that fail.
+    sims.openai.faults.failNext(2, 400, { kind: 'rollout', message: 'context length exceeded' });
+    const run = await create(s, { projectName: 'failed-rollouts', numEpochs: 1, maxSteps: 1 }, { maxConcurrentRollouts: 1 });
+    const done = await waitStatus(s, run.id, ['COMPLETED', 'FAILED']);
+    expect(done.status).toBe('COMPLETED');
+    const step = await allTrajectories(s, run.id, 0);
+    expect(step).toHaveLength(6);
+    const failed = step.filter((t) => t.error);
+    expect(failed).toHaveLength(2);
+    expect(failed[0].error).toMatch(/HTTP 400.*context length exceeded/);
+    expect(failed.every((t) => t.messages.map((m) => m.role).join() === 'system,user' && t.reward === null)).toBe(true);
+    const dropped = step.filter((t) => t.droppedReason);
+    expect(dropped).toHaveLength(3);
+    expect(dropped[0].droppedReason).toMatch(/only 1 of 3 rollouts succeeded/);
+    expect(dropped.every((t) => t.reward === null)).toBe(true);
+    expect(step.filter((t) => t.reward !== null)).toHaveLength(3);
+    expect(done.metricHistory[0].values.find((v) => v.name === 'groups')?.value).toBe(1);
+  }, 60_000);
+
+  it('honours maxSteps', async () => {
     const run = await create(s, { projectName: 'capped', maxSteps: 2 });
     const done = await waitStatus(s, run.id, ['COMPLETED']);
     expect(done.metricHistory.map((p) => p.step)).toEqual([0, 1]);
     expect(done.trajectories.totalCount).toBe(12);
+  }, 60_000);
+
+  it('runs one run at a time on a backend; the others wait in PENDING, first come first served', async () => {
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await create(s, { projectName: 'fifo', numEpochs: 1, maxSteps: 1 }));
+    const positions = await Promise.all(runs.map(async (r) => (await s.gql(FleetRun, { id: r.id })).run!.queuePosition));
+    expect(positions[2]).toBeGreaterThan(0);
+    for (const r of runs) await waitStatus(s, r.id, ['COMPLETED']);
+    const spans = await Promise.all(
+      runs.map(async (r) => {
+        const h = (await details(s, r.id)).statusHistory;
+        return [Date.parse(h.find((x) => x.to === 'GENERATING')!.at), Date.parse(h.at(-1)!.at)];
+      }),
+    );
+    for (let i = 1; i < spans.length; i++) expect(spans[i][0]).toBeGreaterThanOrEqual(spans[i - 1][1]);
   }, 60_000);
 });
 
