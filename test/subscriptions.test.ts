@@ -160,6 +160,8 @@ describe('metricsRecorded, trajectoriesRecorded, runProgress', () => {
 describe('slow and vanished subscribers', () => {
   it('a stalled subscriber neither blocks 100 others nor grows without bound: it is cut off with a clear error', async () => {
     const run = await createRun(s);
+    // Earlier tests' clients are disposed, but the server releases their listeners asynchronously.
+    await waitFor(() => s.app.events.listenerCount() === 0, 5000, "earlier tests' listeners released");
     const baseline = s.app.events.listenerCount('trajectoriesRecorded');
 
     // One client subscribes to full trajectories, then stops reading its socket.
