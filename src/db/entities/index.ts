@@ -3,10 +3,12 @@ export * from './trajectory.entity';
 export * from './status-transition.entity';
 export * from './metric-point.entity';
 export * from './task-input.entity';
+export * from './api-key.entity';
 import { TrainingRunEntity } from './training-run.entity';
 import { TrajectoryEntity } from './trajectory.entity';
 import { StatusTransitionEntity } from './status-transition.entity';
 import { MetricPointEntity } from './metric-point.entity';
 import { TaskInputEntity } from './task-input.entity';
+import { ApiKeyEntity } from './api-key.entity';
 
-export const entities = [TrainingRunEntity, TrajectoryEntity, StatusTransitionEntity, MetricPointEntity, TaskInputEntity];
+export const entities = [TrainingRunEntity, TrajectoryEntity, StatusTransitionEntity, MetricPointEntity, TaskInputEntity, ApiKeyEntity];
