@@ -1,6 +1,8 @@
 // The per-request context: the app's services and fresh dataloaders, so that a page of rows
 // resolves its related rows with one query per level, never one per row.
 import DataLoader from 'dataloader';
+import type { ApiKeysService } from './auth/api-keys.service';
+import type { Viewer } from './auth/viewer';
 import type { StatusTransitionRow, TaskInputRow, TrajectoryRow } from './db/entities';
 import type { EventBus } from './events/event-bus';
 import type { MetricsService } from './metrics/metrics.service';
@@ -17,6 +19,7 @@ export interface Services {
   trajectoriesRepo: TrajectoriesRepo;
   metrics: MetricsService;
   events: EventBus;
+  apiKeys: ApiKeysService;
 }
 
 export interface Loaders {
@@ -26,10 +29,7 @@ export interface Loaders {
   taskInputsByRunId: DataLoader<number, TaskInputRow[]>;
 }
 
-/** Who is asking. Open access for now: the authentication seam both transports share. */
-export interface Viewer {
-  kind: 'anonymous';
-}
+export type { Viewer };
 
 export interface Context {
   services: Services;

@@ -109,7 +109,6 @@ export class ApiKeysService {
     const row = await this.repo.findByKeyId(parts.keyId);
     if (!row || !secretMatches(parts.secret, row.secretHash)) return { ok: false, problem: 'the API key is not valid' };
     if (row.revokedAt) return { ok: false, problem: 'the API key was revoked' };
-    this.noteUse(row);
     return { ok: true, key: apiKeyFromRow(row) };
   }
 
@@ -123,14 +122,15 @@ export class ApiKeysService {
     return this.everMade;
   }
 
-  private noteUse(row: ApiKeyRow): void {
+  /** Records that the key was used for something it may do (a refused request changes nothing, not even this). */
+  recordUse(key: ApiKey): void {
     const now = Date.now();
-    const last = this.lastWritten.get(row.keyId) ?? (row.lastUsedAt ? Date.parse(row.lastUsedAt) : 0);
+    const last = this.lastWritten.get(key.keyId) ?? (key.lastUsedAt ? Date.parse(key.lastUsedAt) : 0);
     if (now - last < this.options.lastUsedWriteIntervalMs) return;
-    this.lastWritten.set(row.keyId, now);
+    this.lastWritten.set(key.keyId, now);
     const at = new Date(now).toISOString();
     this.db.writes
-      .run((tx) => tx.em.getRepository(ApiKeyEntity).update({ keyId: row.keyId }, { lastUsedAt: at }))
-      .catch((err) => this.options.logger?.warn(`could not record the last use of key ${row.keyId}: ${err instanceof Error ? err.message : err}`));
+      .run((tx) => tx.em.getRepository(ApiKeyEntity).update({ keyId: key.keyId }, { lastUsedAt: at }))
+      .catch((err) => this.options.logger?.warn(`could not record the last use of key ${key.keyId}: ${err instanceof Error ? err.message : err}`));
   }
 }

@@ -7,6 +7,7 @@ import '../runs/runs.graphql';
 import '../runs/run-events.graphql';
 import '../trajectories/trajectories.graphql';
 import '../metrics/metrics.graphql';
+import '../auth/api-keys.graphql';
 
 let schema: GraphQLSchema | undefined;
 
