@@ -28,8 +28,10 @@ import { TrajectoriesRepo } from './trajectories/trajectories.repo';
 import { TrajectoriesService } from './trajectories/trajectories.service';
 import { useCostLimit } from './security/cost';
 import { useDocumentLimits } from './security/document-limits';
+import { useFiniteNumberLiterals } from './security/finite-literals';
 import { corsPolicy, useBrowserGuard, useIntrospection, verifyUpgrade } from './security/http-exposure';
 import { limitError } from './security/limit-error';
+import { useMalformedRequests } from './security/malformed-requests';
 import { publicError, useRedactedErrors } from './security/public-errors';
 import { useMutationRateLimit } from './security/rate-limit';
 import { createRedactor, secretsIn, type Redactor } from './security/redact';
@@ -73,16 +75,24 @@ function maskError(logger: Logger, maxBodyBytes: number) {
         extensions: { code: original.code, ...(original.code === 'BAD_USER_INPUT' ? { issues: (original as { issues?: unknown }).issues } : {}) },
       });
     }
-    if (!(error instanceof GraphQLError && !error.originalError)) logger.error('unexpected error while executing an operation', original);
+    if (!isClientError(error)) logger.error('unexpected error while executing an operation', original);
     return defaultMaskError(error, message, isDev);
   };
 }
 
-/** Yoga's own log lines go through Atelier's (redacting) logger. */
+/** Whether an error is the client's doing (bad input, a refused request) rather than Atelier's. */
+function isClientError(error: unknown): boolean {
+  let origin = error;
+  while (origin instanceof GraphQLError && origin.originalError) origin = origin.originalError;
+  return origin instanceof GraphQLError || origin instanceof AtelierError;
+}
+
+/** Yoga's own log lines go through Atelier's (redacting) logger; clients' mistakes are not errors of ours. */
 function yogaLogger(logger: Logger): YogaLogger {
   const adapt = (log: Logger['info']) => (...args: unknown[]) => {
     const error = args.find((a) => a instanceof Error);
-    log(args.filter((a) => !(a instanceof Error)).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '), error);
+    const text = args.filter((a) => !(a instanceof Error)).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
+    (error && isClientError(error) ? logger.debug : log)(text || 'refused a request', error);
   };
   return { debug: adapt(logger.debug), info: adapt(logger.info), warn: adapt(logger.warn), error: adapt(logger.error) };
 }
@@ -140,7 +150,9 @@ export async function createApp(config: Config): Promise<App> {
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: async () => (await db.ping()) && (await events.ready()) }),
       useBrowserGuard(isOpen),
+      useMalformedRequests(),
       ...useDocumentLimits(config.limits),
+      useFiniteNumberLiterals(),
       ...useIntrospection(config.http.introspection),
       // Before anything runs: who (scopes), how much (cost), how often (mutation rate).
       useScopes(),
@@ -205,6 +217,12 @@ export async function createApp(config: Config): Promise<App> {
     },
     wsServer,
   );
+  // ws closes a socket that breaks the protocol (oversized or malformed frames) by itself, with the
+  // right code; graphql-ws would also print each such error to stderr, which hostile clients could flood.
+  wsServer.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (err) => logger.debug(`WebSocket closed for a protocol error: ${err.message}`));
+  });
 
   let url = '';
   return {

@@ -12,8 +12,8 @@ export const CREDENTIAL_VALUE_PATTERNS: RegExp[] = [
   /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
 ];
 
-/** user:password@ in a URL (database and Redis URLs). */
-export const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:)[^@\s/]+@/gi;
+/** user:password@ in a URL (database and Redis URLs). Every repetition is bounded, so the scan stays linear. */
+export const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]{0,31}:\/\/[^/\s:@]{0,256}:)[^@\s/]{1,256}@/gi;
 
 const CREDENTIAL_NAME =
   /^(?:.*_)?(?:api_?key|secret|secret_key|client_secret|password|passwd|access_token|auth_token|bearer_token|refresh_token|id_token|authorization|private_key|access_key|secret_access_key|hf_token|credentials?)$/;
@@ -41,21 +41,33 @@ export function looksLikeCredential(value: string): boolean {
   });
 }
 
-/** Paths (a.b.0.c) inside a JSON value where a credential sits, by name or by value. Iterative and bounded. */
-export function credentialPaths(value: unknown, maxNodes = 100_000): string[] {
+/** Paths (a.b.0.c) inside a JSON value where a credential sits, by name or by value. Iterative, and
+ * bounded in nodes and depth, so hostile input (JSON nested 100,000 deep) costs linear time. */
+export function credentialPaths(value: unknown, maxNodes = 100_000, maxDepth = 64): string[] {
+  interface Node {
+    v: unknown;
+    key: string | null;
+    parent: Node | null;
+    depth: number;
+  }
+  const pathOf = (node: Node, last?: string): string => {
+    const parts: string[] = last === undefined ? [] : [last];
+    for (let n: Node | null = node; n && n.key !== null; n = n.parent) parts.push(n.key);
+    return parts.reverse().join('.');
+  };
   const found: string[] = [];
-  const stack: Array<{ v: unknown; path: string[] }> = [{ v: value, path: [] }];
+  const stack: Node[] = [{ v: value, key: null, parent: null, depth: 0 }];
   let nodes = 0;
   while (stack.length && nodes++ < maxNodes && found.length < 20) {
-    const { v, path } = stack.pop()!;
+    const node = stack.pop()!;
+    const { v } = node;
     if (typeof v === 'string') {
-      if (looksLikeCredential(v)) found.push(path.join('.'));
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push({ v: item, path: [...path, String(i)] }));
-    } else if (v && typeof v === 'object') {
-      for (const [k, item] of Object.entries(v)) {
-        if (isCredentialName(k) && item !== null && item !== '' && typeof item !== 'boolean') found.push([...path, k].join('.'));
-        else stack.push({ v: item, path: [...path, k] });
+      if (looksLikeCredential(v)) found.push(pathOf(node));
+    } else if (v && typeof v === 'object' && node.depth < maxDepth) {
+      const entries: Array<[string, unknown]> = Array.isArray(v) ? v.map((item, i) => [String(i), item]) : Object.entries(v);
+      for (const [k, item] of entries) {
+        if (!Array.isArray(v) && isCredentialName(k) && item !== null && item !== '' && typeof item !== 'boolean') found.push(pathOf(node, k));
+        else stack.push({ v: item, key: k, parent: node, depth: node.depth + 1 });
       }
     }
   }

@@ -5,15 +5,34 @@ import type { GraphQLError, GraphQLFormattedError, ExecutionResult } from 'graph
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import type { Redactor } from './redact';
 
+/** Messages echo input ("… got invalid value "<16 MB>""): they are cut short before they leave. */
+export const MAX_MESSAGE_LENGTH = 2000;
+
+function clip(message: string): string {
+  return message.length <= MAX_MESSAGE_LENGTH ? message : `${message.slice(0, MAX_MESSAGE_LENGTH)}… (${message.length - MAX_MESSAGE_LENGTH} more characters)`;
+}
+
 export function publicError(error: GraphQLError | GraphQLFormattedError, redactor: Redactor): GraphQLFormattedError {
   const json: GraphQLFormattedError = 'toJSON' in error && typeof error.toJSON === 'function' ? error.toJSON() : { ...error };
   const { http: _http, unexpected: _unexpected, ...extensions } = (json.extensions ?? {}) as Record<string, unknown>;
-  return { ...json, message: redactor.text(json.message), ...(Object.keys(extensions).length ? { extensions } : { extensions: undefined }) };
+  return {
+    ...json,
+    message: redactor.text(clip(json.message)),
+    ...(Object.keys(extensions).length ? { extensions: redactor.value(extensions) as Record<string, unknown> } : { extensions: undefined }),
+  };
 }
 
 function redactResult<T>(result: T, redactor: Redactor): T {
   const errors = (result as ExecutionResult | null)?.errors;
-  if (errors) for (const e of errors) if (typeof e.message === 'string') (e as { message: string }).message = redactor.text(e.message);
+  for (const e of errors ?? []) {
+    const error = e as { message: string; extensions?: Record<string, unknown> };
+    if (typeof error.message === 'string') error.message = redactor.text(clip(error.message));
+    // Keep the (non-serialised) http hints yoga reads for the status line; redact the rest.
+    if (error.extensions && typeof error.extensions === 'object') {
+      const { http, ...rest } = error.extensions;
+      error.extensions = { ...(redactor.value(rest) as Record<string, unknown>), ...(http ? { http } : {}) };
+    }
+  }
   return result;
 }
 

@@ -38,7 +38,7 @@ export function createRedactor(secrets: string[] = []): Redactor {
     if (typeof input === 'string') return text(input);
     if (input instanceof Error) return text(input.stack ?? input.message);
     if (depth > 6 || input === null || typeof input !== 'object') return input;
-    if (Array.isArray(input)) return input.slice(0, 100).map((v) => value(v, depth + 1));
+    if (Array.isArray(input)) return input.map((v) => value(v, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(input)) out[k] = isCredentialName(k) && v != null ? REDACTED : value(v, depth + 1);
     return out;
