@@ -31,6 +31,10 @@ type Documents = {
     "\n  subscription OnTrajectories($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }\n  }\n": typeof types.OnTrajectoriesDocument,
     "\n  subscription OnTrajectoryCounts($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step }\n  }\n": typeof types.OnTrajectoryCountsDocument,
     "\n  subscription OnProgress($runId: ID!) {\n    runProgress(runId: $runId) {\n      step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal at\n      run { id status }\n    }\n  }\n": typeof types.OnProgressDocument,
+    "\n  query WhoAmI {\n    viewer { authenticated scope keyName openAccess }\n  }\n": typeof types.WhoAmIDocument,
+    "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n": typeof types.ListApiKeysDocument,
+    "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
 };
 const documents: Documents = {
     "\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n": types.RunFieldsFragmentDoc,
@@ -50,6 +54,10 @@ const documents: Documents = {
     "\n  subscription OnTrajectories($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }\n  }\n": types.OnTrajectoriesDocument,
     "\n  subscription OnTrajectoryCounts($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step }\n  }\n": types.OnTrajectoryCountsDocument,
     "\n  subscription OnProgress($runId: ID!) {\n    runProgress(runId: $runId) {\n      step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal at\n      run { id status }\n    }\n  }\n": types.OnProgressDocument,
+    "\n  query WhoAmI {\n    viewer { authenticated scope keyName openAccess }\n  }\n": types.WhoAmIDocument,
+    "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n": types.ListApiKeysDocument,
+    "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": types.RevokeApiKeyDocument,
 };
 
 /**
@@ -134,6 +142,22 @@ export function graphql(source: "\n  subscription OnTrajectoryCounts($runId: ID!
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription OnProgress($runId: ID!) {\n    runProgress(runId: $runId) {\n      step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal at\n      run { id status }\n    }\n  }\n"): (typeof documents)["\n  subscription OnProgress($runId: ID!) {\n    runProgress(runId: $runId) {\n      step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal at\n      run { id status }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WhoAmI {\n    viewer { authenticated scope keyName openAccess }\n  }\n"): (typeof documents)["\n  query WhoAmI {\n    viewer { authenticated scope keyName openAccess }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n"): (typeof documents)["\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
