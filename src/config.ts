@@ -21,9 +21,9 @@ const envSchema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
   MAX_QUERY_DEPTH: z.coerce.number().int().min(1).max(1000).default(12),
   MAX_QUERY_ALIASES: z.coerce.number().int().min(0).max(10_000).default(15),
-  MAX_QUERY_TOKENS: z.coerce.number().int().min(10).max(1_000_000).default(2000),
-  MAX_QUERY_DIRECTIVES: z.coerce.number().int().min(0).max(10_000).default(20),
-  MAX_QUERY_COST: z.coerce.number().int().min(1).max(100_000_000).default(50_000),
+  MAX_QUERY_TOKENS: z.coerce.number().int().min(10).max(1_000_000).default(5000),
+  MAX_QUERY_DIRECTIVES: z.coerce.number().int().min(0).max(10_000).default(50),
+  MAX_QUERY_COST: z.coerce.number().int().min(1).max(100_000_000).default(200_000),
   GRAPHIQL: onOff.optional(),
   INTROSPECTION: onOff.optional(),
   /** Comma-separated origins allowed to call from a browser, or *; unset: none in production, loopback pages otherwise. */
@@ -148,9 +148,9 @@ const GROUPS = ['auth', 'limits', 'rateLimit', 'http'] as const;
 type Group = (typeof GROUPS)[number];
 export type ConfigOverrides = Partial<Omit<Config, Group>> & { [K in Group]?: Partial<Config[K]> };
 
-/** A config for tests and embedding: the defaults, overridden field by field (groups such as limits key by key). */
-export function makeConfig(overrides: ConfigOverrides = {}): Config {
-  const base = loadConfig({});
+/** A config for tests and embedding: the defaults (or those of `env`), overridden field by field (groups such as limits key by key). */
+export function makeConfig(overrides: ConfigOverrides = {}, env: Record<string, string | undefined> = {}): Config {
+  const base = loadConfig(env);
   const merged = { ...base, ...overrides } as Config;
   for (const group of GROUPS) (merged as unknown as Record<Group, unknown>)[group] = { ...base[group], ...overrides[group] };
   return merged;
