@@ -14,6 +14,7 @@ import { runKeysCli } from '../src/auth/keys-cli';
 import { CreateApiKey, ListApiKeys, OnRunStatus, RevokeApiKey, WhoAmI } from './operations';
 import { createRun } from './helpers/fixtures';
 import { tableChecksums } from './helpers/db-checksum';
+import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
 import { bearer, startServer, type TestServer } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
 import { errorCode, via, viaHttp, viaSse, type Outcome, type Transport } from './helpers/transports';
@@ -269,5 +270,30 @@ describe('open access on loopback', () => {
       expect(errorCode(await via(transport, open.url, '{ runs(first: 1) { totalCount } }'))).toBe('UNAUTHENTICATED');
       expect(errorCode(await via(transport, open.url, '{ runs(first: 1) { totalCount } }', {}, made.createApiKey.secret))).toBeNull();
     }
+  });
+});
+
+describe.skipIf(!postgresUrl)(postgresSuiteTitle('on PostgreSQL'), () => {
+  let pg: FreshPostgresDatabase;
+  let p: TestServer;
+  beforeAll(async () => {
+    pg = await createPostgresDatabase();
+    p = await startServer({ databaseUrl: pg.url, keys: { admin: 'admin', reader: 'read' } });
+  });
+  afterAll(async () => {
+    await p?.stop();
+    await pg?.drop();
+  });
+
+  it('enforces scopes, makes, uses and revokes keys the same way', async () => {
+    const create = 'mutation { createTrainingRun(input: {modelName: "m", projectName: "pg", taskDescription: "t"}) { __typename } }';
+    expect(errorCode(await via('http', p.url, create, {}, p.keys.reader))).toBe('FORBIDDEN');
+    expect(errorCode(await via('ws', p.url, create, {}, p.keys.admin))).toBeNull();
+    const made = await p.gql(CreateApiKey, { name: 'pg-writer', scope: 'WRITE' }, bearer(p.keys.admin));
+    if (made.createApiKey.__typename !== 'CreateApiKeyPayload') throw new Error(JSON.stringify(made));
+    expect(errorCode(await via('sse', p.url, create, {}, made.createApiKey.secret))).toBeNull();
+    await waitFor(async () => (await p.gql(ListApiKeys, {}, bearer(p.keys.admin))).apiKeys.find((k) => k.name === 'pg-writer')?.lastUsedAt != null, 2000, 'last_used_at');
+    await p.gql(RevokeApiKey, { id: made.createApiKey.apiKey.id }, bearer(p.keys.admin));
+    expect(errorCode(await via('http', p.url, create, {}, made.createApiKey.secret))).toBe('UNAUTHENTICATED');
   });
 });
