@@ -48,7 +48,7 @@ export interface App {
   readonly sessions: LiveSessions;
 }
 
-function buildServices(db: Database, events: EventBus, config: Config, logger: Logger): Services {
+function buildServices(config: Config, db: Database, events: EventBus, logger: Logger): Services {
   const metricsRepo = new MetricsRepo(db.reader);
   return {
     events,
@@ -114,7 +114,7 @@ export async function createApp(config: Config): Promise<App> {
     await db.close();
     throw new Error(`REDIS_URL: cannot reach Redis (${err instanceof Error ? err.message : err})`);
   }
-  const services = buildServices(db, events, config, logger);
+  const services = buildServices(config, db, events, logger);
 
   // Who may do what (src/auth/): keys are required unless the policy says Atelier runs open.
   const loopback = isLoopbackHost(config.host);

@@ -47,7 +47,8 @@ beforeAll(async () => {
   }
 
   const inherited = { ...process.env };
-  for (const name of ['REDIS_URL', 'AUTH', 'HOST', 'PORT', 'GRAPHIQL', 'INTROSPECTION', 'CORS_ORIGINS']) delete inherited[name];
+  // Only what this test sets: no Redis, no pipeline backends or providers, no security overrides.
+  for (const name of ['REDIS_URL', 'AUTH', 'HOST', 'PORT', 'GRAPHIQL', 'INTROSPECTION', 'CORS_ORIGINS', 'ART_BACKEND_URL', 'ART_BACKENDS', 'OPENAI_BASE_URL', 'OPENAI_API_KEY']) delete inherited[name];
   server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: {

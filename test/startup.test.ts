@@ -22,7 +22,7 @@ interface Run {
 
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['AUTH', 'HOST', 'PORT', 'DATABASE_URL', 'REDIS_URL', 'NODE_ENV', 'LOG_LEVEL']) delete env[name];
+  for (const name of ['AUTH', 'HOST', 'PORT', 'DATABASE_URL', 'REDIS_URL', 'NODE_ENV', 'LOG_LEVEL', 'ART_BACKEND_URL', 'ART_BACKENDS', 'OPENAI_BASE_URL', 'OPENAI_API_KEY']) delete env[name];
   return { ...env, PORT: '0', LOG_LEVEL: 'info', ...extra };
 }
 

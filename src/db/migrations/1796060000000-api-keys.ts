@@ -1,5 +1,5 @@
 // API keys (src/auth/). Written with the QueryRunner API only, so it runs on SQLite and PostgreSQL.
-// Numbered 0003 and timestamped after the pipeline's migration so the order is plain.
+// Timestamped after the pipeline's migrations (1796045000000 and later) so the order is plain.
 import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 export class ApiKeys1796060000000 implements MigrationInterface {
