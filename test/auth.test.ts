@@ -15,6 +15,7 @@ import { CreateApiKey, ListApiKeys, OnRunStatus, RevokeApiKey, WhoAmI } from './
 import { createRun } from './helpers/fixtures';
 import { tableChecksums } from './helpers/db-checksum';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
+import { trackedRun } from './helpers/run-input';
 import { bearer, startServer, type TestServer } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
 import { errorCode, via, viaHttp, viaSse, type Outcome, type Transport } from './helpers/transports';
@@ -28,8 +29,8 @@ const admin = () => bearer(s.keys.admin);
 beforeAll(async () => {
   s = await startServer({ keys: { reader: 'read', writer: 'write', admin: 'admin' }, auth: { revocationCheckMs: 150 } });
   const res = await s.gql(
-    'mutation { createTrainingRun(input: {modelName: "m", projectName: "auth", taskDescription: "t"}) { ... on CreateTrainingRunPayload { run { id } } } }',
-    {},
+    'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { ... on CreateTrainingRunPayload { run { id } } } }',
+    { input: trackedRun({ modelName: 'm', projectName: 'auth', taskDescription: 't' }) },
     admin(),
   );
   runId = (res as { createTrainingRun: { run: { id: string } } }).createTrainingRun.run.id;
@@ -44,7 +45,7 @@ const OPERATIONS: Record<Kind, () => { query: string; variables: Record<string, 
   subscription: () => ({ query: print(OnRunStatus), variables: { runId, afterEventId: '0' } }),
   'run mutation': () => ({
     query: 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }',
-    variables: { input: { modelName: 'm', projectName: 'auth', taskDescription: 'made in the scope matrix' } },
+    variables: { input: trackedRun({ modelName: 'm', projectName: 'auth', taskDescription: 'made in the scope matrix' }) },
   }),
   'ingestion mutation': () => ({
     query: 'mutation($runId: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $runId, trajectories: $t) { __typename } }',
@@ -286,14 +287,15 @@ describe.skipIf(!postgresUrl)(postgresSuiteTitle('on PostgreSQL'), () => {
   });
 
   it('enforces scopes, makes, uses and revokes keys the same way', async () => {
-    const create = 'mutation { createTrainingRun(input: {modelName: "m", projectName: "pg", taskDescription: "t"}) { __typename } }';
-    expect(errorCode(await via('http', p.url, create, {}, p.keys.reader))).toBe('FORBIDDEN');
-    expect(errorCode(await via('ws', p.url, create, {}, p.keys.admin))).toBeNull();
+    const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';
+    const input = { input: trackedRun({ modelName: 'm', projectName: 'pg', taskDescription: 't' }) };
+    expect(errorCode(await via('http', p.url, create, input, p.keys.reader))).toBe('FORBIDDEN');
+    expect(errorCode(await via('ws', p.url, create, input, p.keys.admin))).toBeNull();
     const made = await p.gql(CreateApiKey, { name: 'pg-writer', scope: 'WRITE' }, bearer(p.keys.admin));
     if (made.createApiKey.__typename !== 'CreateApiKeyPayload') throw new Error(JSON.stringify(made));
-    expect(errorCode(await via('sse', p.url, create, {}, made.createApiKey.secret))).toBeNull();
+    expect(errorCode(await via('sse', p.url, create, input, made.createApiKey.secret))).toBeNull();
     await waitFor(async () => (await p.gql(ListApiKeys, {}, bearer(p.keys.admin))).apiKeys.find((k) => k.name === 'pg-writer')?.lastUsedAt != null, 2000, 'last_used_at');
     await p.gql(RevokeApiKey, { id: made.createApiKey.apiKey.id }, bearer(p.keys.admin));
-    expect(errorCode(await via('http', p.url, create, {}, made.createApiKey.secret))).toBe('UNAUTHENTICATED');
+    expect(errorCode(await via('http', p.url, create, input, made.createApiKey.secret))).toBe('UNAUTHENTICATED');
   });
 });

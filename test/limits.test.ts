@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ListRuns, RecordMetrics, RecordTrajectories } from './operations';
 import { createRun, trajectory } from './helpers/fixtures';
+import { trackedRun } from './helpers/run-input';
 import { bearer, startServer, type TestServer } from './helpers/server';
 import { errorCode, TRANSPORTS, via, viaHttp, viaWs } from './helpers/transports';
 
@@ -134,13 +135,14 @@ describe('mutation rate limit', () => {
   });
   afterAll(() => limited?.stop());
 
-  const create = 'mutation($u: String!) { createTrainingRun(input: {uuid: $u, modelName: "m", projectName: "rate", taskDescription: "t"}) { __typename } }';
+  const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';
+  const run = (uuid: string) => ({ input: trackedRun({ uuid, modelName: 'm', projectName: 'rate', taskDescription: 't' }) });
 
   it('answers a burst over the limit with 429 and Retry-After, per key, storing nothing for refused calls; queries are not limited', async () => {
     const key = limited.keys.trainer;
-    for (let i = 0; i < 3; i++) expect(errorCode(await viaHttp(limited.url, create, { u: randomUUID() }, bearer(key)))).toBeNull();
+    for (let i = 0; i < 3; i++) expect(errorCode(await viaHttp(limited.url, create, run(randomUUID()), bearer(key)))).toBeNull();
     const refusedUuid = randomUUID();
-    const refused = await viaHttp(limited.url, create, { u: refusedUuid }, bearer(key));
+    const refused = await viaHttp(limited.url, create, run(refusedUuid), bearer(key));
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers?.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -151,13 +153,13 @@ describe('mutation rate limit', () => {
     // The refused run was not made; reads go on; another key has its own bucket.
     const found = await viaHttp(limited.url, `{ run(uuid: "${refusedUuid}") { id } }`, {}, bearer(key));
     expect(found.result).toEqual({ data: { run: null } });
-    expect(errorCode(await viaHttp(limited.url, create, { u: randomUUID() }, bearer(limited.keys.other)))).toBeNull();
+    expect(errorCode(await viaHttp(limited.url, create, run(randomUUID()), bearer(limited.keys.other)))).toBeNull();
 
     // Over graphql-ws the same refusal arrives as an error.
-    const overWs = await via('ws', limited.url, create, { u: randomUUID() }, key);
+    const overWs = await via('ws', limited.url, create, run(randomUUID()), key);
     expect(errorCode(overWs)).toBe('RATE_LIMITED');
 
     await new Promise((r) => setTimeout(r, retryAfter * 1000 + 50));
-    expect(errorCode(await viaHttp(limited.url, create, { u: randomUUID() }, bearer(key)))).toBeNull();
+    expect(errorCode(await viaHttp(limited.url, create, run(randomUUID()), bearer(key)))).toBeNull();
   });
 });
