@@ -163,3 +163,21 @@ describe('mutation rate limit', () => {
     expect(errorCode(await viaHttp(limited.url, create, run(randomUUID()), bearer(key)))).toBeNull();
   });
 });
+
+describe('mutation rate limit while open', () => {
+  let open: TestServer;
+  beforeAll(async () => {
+    open = await startServer({ rateLimit: { mutationsPerSecond: 0.5, burst: 2 } });
+  });
+  afterAll(() => open?.stop());
+
+  it('counts mutations per client address when no key is used', async () => {
+    const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';
+    const input = { input: trackedRun({ modelName: 'm', projectName: 'open-rate', taskDescription: 't' }) };
+    expect(errorCode(await viaHttp(open.url, create, input))).toBeNull();
+    expect(errorCode(await via('ws', open.url, create, input))).toBeNull();
+    const third = await viaHttp(open.url, create, input);
+    expect(third.status).toBe(429);
+    expect(Number(third.headers?.get('retry-after'))).toBe(2);
+  });
+});
