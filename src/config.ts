@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 
+const onOff = z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1');
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -26,6 +28,22 @@ const envSchema = z.object({
   RETRY_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(500),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   NODE_ENV: z.string().default('development'),
+
+  // ---- security: who may do what, and what a request may cost (docs/SECURITY.md) ----
+  /** auto: open only on loopback while no API key was ever made; required: always keys; open: never keys. */
+  AUTH: z.enum(['auto', 'required', 'open']).default('auto'),
+  RATE_LIMIT_MUTATIONS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(50),
+  RATE_LIMIT_MUTATION_BURST: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
+  MAX_QUERY_DEPTH: z.coerce.number().int().min(1).max(1000).default(12),
+  MAX_QUERY_ALIASES: z.coerce.number().int().min(0).max(10_000).default(15),
+  MAX_QUERY_TOKENS: z.coerce.number().int().min(10).max(1_000_000).default(5000),
+  MAX_QUERY_DIRECTIVES: z.coerce.number().int().min(0).max(10_000).default(50),
+  MAX_QUERY_COST: z.coerce.number().int().min(1).max(100_000_000).default(200_000),
+  GRAPHIQL: onOff.optional(),
+  INTROSPECTION: onOff.optional(),
+  /** Comma-separated origins allowed to call from a browser, or *; unset: none in production, loopback pages otherwise. */
+  CORS_ORIGINS: z.string().optional(),
 });
 
 export type DatabaseConfig =
@@ -73,6 +91,42 @@ export interface Config {
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   production: boolean;
   pipeline: PipelineConfig;
+  auth: AuthConfig;
+  limits: LimitsConfig;
+  rateLimit: RateLimitConfig;
+  http: HttpExposureConfig;
+}
+
+export type AuthMode = 'auto' | 'required' | 'open';
+
+export interface AuthConfig {
+  mode: AuthMode;
+  /** last_used_at is written at most this often per key (not env-configurable). */
+  lastUsedWriteIntervalMs: number;
+  /** How often live subscriptions re-check that their key is still valid (revoked by the CLI or another instance). */
+  revocationCheckMs: number;
+}
+
+export interface LimitsConfig {
+  maxBodyBytes: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxTokens: number;
+  maxDirectives: number;
+  maxCost: number;
+}
+
+export interface RateLimitConfig {
+  /** Token bucket on mutations, per API key (per client address when running open). */
+  mutationsPerSecond: number;
+  burst: number;
+}
+
+export interface HttpExposureConfig {
+  graphiql: boolean;
+  introspection: boolean;
+  /** Origins allowed by CORS: a list, '*', or 'loopback' (pages served from localhost only). Empty: none. */
+  corsOrigins: string[] | '*' | 'loopback';
 }
 
 /** `sqlite:<path>` or a bare path means SQLite; `postgres://` / `postgresql://` means PostgreSQL. */
@@ -91,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const backends = parseBackends(e.ART_BACKENDS, e.ART_BACKEND_URL);
+  const production = e.NODE_ENV === 'production';
   return {
     port: e.PORT,
     host: e.HOST,
@@ -99,7 +154,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisPrefix: e.REDIS_PREFIX,
     subscriptionBuffer: e.SUBSCRIPTION_BUFFER,
     logLevel: e.LOG_LEVEL,
-    production: e.NODE_ENV === 'production',
+    production,
     pipeline: {
       artBackends: backends,
       openaiBaseUrl: e.OPENAI_BASE_URL,
@@ -114,6 +169,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryBaseMs: e.RETRY_BASE_MS,
       leaseTtlMs: e.LEASE_TTL_SECONDS * 1000,
       instanceId: e.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+    },
+    auth: { mode: e.AUTH, lastUsedWriteIntervalMs: 60_000, revocationCheckMs: 5_000 },
+    limits: {
+      maxBodyBytes: e.MAX_BODY_BYTES,
+      maxDepth: e.MAX_QUERY_DEPTH,
+      maxAliases: e.MAX_QUERY_ALIASES,
+      maxTokens: e.MAX_QUERY_TOKENS,
+      maxDirectives: e.MAX_QUERY_DIRECTIVES,
+      maxCost: e.MAX_QUERY_COST,
+    },
+    rateLimit: { mutationsPerSecond: e.RATE_LIMIT_MUTATIONS_PER_SECOND, burst: e.RATE_LIMIT_MUTATION_BURST },
+    http: {
+      graphiql: e.GRAPHIQL ?? !production,
+      introspection: e.INTROSPECTION ?? !production,
+      corsOrigins: parseCorsOrigins(e.CORS_ORIGINS, production),
     },
   };
 }
@@ -134,7 +204,32 @@ export function parseBackends(list: string | undefined, single: string | undefin
   return out;
 }
 
-/** A config for tests and embedding: the defaults, overridden field by field. */
-export function makeConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), ...overrides };
+/** CORS_ORIGINS: `*`, or a comma-separated list of origins such as https://app.example.com. */
+export function parseCorsOrigins(value: string | undefined, production: boolean): HttpExposureConfig['corsOrigins'] {
+  if (value == null || value.trim() === '') return production ? [] : 'loopback';
+  if (value.trim() === '*') return '*';
+  const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new Error(`Invalid configuration:\n  CORS_ORIGINS: "${origin}" is not an origin such as https://app.example.com`);
+    }
+    if (url.origin !== origin.replace(/\/$/, '')) throw new Error(`Invalid configuration:\n  CORS_ORIGINS: "${origin}" must be an origin only (scheme, host and port)`);
+  }
+  return origins.map((o) => o.replace(/\/$/, ''));
+}
+
+/** Setting groups that overrides merge into rather than replace. */
+const GROUPS = ['auth', 'limits', 'rateLimit', 'http', 'pipeline'] as const;
+type Group = (typeof GROUPS)[number];
+export type ConfigOverrides = Partial<Omit<Config, Group>> & { [K in Group]?: Partial<Config[K]> };
+
+/** A config for tests and embedding: the defaults (or those of `env`), overridden field by field (groups such as limits key by key). */
+export function makeConfig(overrides: ConfigOverrides = {}, env: Record<string, string | undefined> = {}): Config {
+  const base = loadConfig(env);
+  const merged = { ...base, ...overrides } as Config;
+  for (const group of GROUPS) (merged as unknown as Record<Group, unknown>)[group] = { ...base[group], ...overrides[group] };
+  return merged;
 }

@@ -1,6 +1,8 @@
 // The per-request context: the app's services and fresh dataloaders, so that a page of rows
 // resolves its related rows with one query per level, never one per row.
 import DataLoader from 'dataloader';
+import type { ApiKeysService } from './auth/api-keys.service';
+import type { Viewer } from './auth/viewer';
 import type { StatusTransitionRow, TaskInputRow, TrajectoryRow } from './db/entities';
 import type { Config } from './config';
 import type { EventBus } from './events/event-bus';
@@ -25,6 +27,7 @@ export interface Services {
   pipeline: PipelineRunner;
   pipelineDeps: PipelineDeps;
   config: Config;
+  apiKeys: ApiKeysService;
 }
 
 export interface Loaders {
@@ -34,10 +37,7 @@ export interface Loaders {
   taskInputsByRunId: DataLoader<number, TaskInputRow[]>;
 }
 
-/** Who is asking. Open access for now: the authentication seam both transports share. */
-export interface Viewer {
-  kind: 'anonymous';
-}
+export type { Viewer };
 
 export interface Context {
   services: Services;

@@ -6,8 +6,15 @@ import { loadConfig } from './config';
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createApp(config);
-  const url = await app.start();
-  console.log(`Atelier is up: GraphiQL at ${url}/graphql, health at ${url}/health, readiness at ${url}/ready`);
+  let url: string;
+  try {
+    url = await app.start();
+  } catch (err) {
+    await app.stop();
+    throw err;
+  }
+  const graphiql = config.http.graphiql ? `GraphiQL at ${url}/graphql` : `GraphQL at ${url}/graphql (GraphiQL off)`;
+  console.log(`Atelier is up: ${graphiql}, health at ${url}/health, readiness at ${url}/ready`);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

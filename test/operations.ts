@@ -255,3 +255,36 @@ export const OnQueue = graphql(`
     runQueuePosition(runId: $runId) { position run { id status } }
   }
 `);
+
+export const WhoAmI = graphql(`
+  query WhoAmI {
+    viewer { authenticated scope keyName openAccess }
+  }
+`);
+
+export const ListApiKeys = graphql(`
+  query ListApiKeys {
+    apiKeys { id name scope createdAt lastUsedAt revokedAt }
+  }
+`);
+
+export const CreateApiKey = graphql(`
+  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {
+    createApiKey(name: $name, scope: $scope) {
+      __typename
+      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }
+      ... on ValidationError { message issues { field rule message } }
+      ... on Error { message }
+    }
+  }
+`);
+
+export const RevokeApiKey = graphql(`
+  mutation RevokeApiKey($id: ID!) {
+    revokeApiKey(id: $id) {
+      __typename
+      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }
+      ... on Error { message }
+    }
+  }
+`);

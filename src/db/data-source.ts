@@ -12,6 +12,7 @@ import type { DatabaseConfig } from '../config';
 import { entities } from './entities';
 import { migrations } from './migrations';
 import { QueryCounter } from './query-counter';
+import { ensureSqliteTriggers } from './sqlite-triggers';
 import { WriteQueue } from './write-queue';
 
 export interface Database {
@@ -56,6 +57,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     const writer = await new DataSource(sqliteOptions(path, false)).initialize();
     try {
       await writer.runMigrations({ transaction: 'each' });
+      await ensureSqliteTriggers(writer);
       const counter = new QueryCounter();
       const reader = await new DataSource(sqliteOptions(path, true, counter)).initialize();
       return assemble('sqlite', writer, reader, new WriteQueue(writer, true), counter);

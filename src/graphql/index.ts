@@ -9,6 +9,7 @@ import '../trajectories/trajectories.graphql';
 import '../metrics/metrics.graphql';
 import '../pipeline/pipeline.graphql';
 import '../pipeline/queue.graphql';
+import '../auth/api-keys.graphql';
 
 let schema: GraphQLSchema | undefined;
 

@@ -2,6 +2,7 @@
 // else that creates runs.
 import { z } from 'zod';
 import { jsonObject, text } from '../graphql/json-rules';
+import { credentialPaths } from '../security/credentials';
 
 export const RUN_LIMITS = {
   name: 200,
@@ -26,5 +27,15 @@ export const runRules = {
   numEpochs: z.number().int().min(1).max(RUN_LIMITS.numEpochs),
   learningRate: z.number().gt(0, { message: 'must be greater than 0' }).lte(1, { message: 'must be at most 1' }),
   maxSteps: z.number().int().min(1).max(RUN_LIMITS.maxSteps),
-  config: jsonObject(RUN_LIMITS.configBytes),
+  /** Stored and shown to every reader: credentials (provider keys, Atelier keys, passwords) are refused. */
+  config: jsonObject(RUN_LIMITS.configBytes).superRefine((value, ctx) => {
+    for (const path of credentialPaths(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: path ? path.split('.') : [],
+        message: 'looks like a credential; run config is stored and shown to every reader, so give provider keys to Atelier through its environment instead',
+        params: { rule: 'no_credentials' },
+      });
+    }
+  }),
 };

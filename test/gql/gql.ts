@@ -38,6 +38,10 @@ type Documents = {
     "\n  mutation TestModel($runId: ID!, $inputText: String!) {\n    testTrainedModel(runId: $runId, inputText: $inputText) {\n      __typename\n      ... on TestTrainedModelPayload { reply trajectory { uuid isTest taskInput { step inputText } messages { role content } } }\n      ... on Error { message }\n    }\n  }\n": typeof types.TestModelDocument,
     "\n  query FleetRun($id: ID!) {\n    run(id: $id) {\n      id databaseId status error backend leaseOwner leaseExpiresAt queuePosition trainedModelName projectName\n      statusHistory { eventId from to at }\n      trajectories(first: 100) { totalCount edges { node { uuid } } }\n    }\n  }\n": typeof types.FleetRunDocument,
     "\n  subscription OnQueue($runId: ID!) {\n    runQueuePosition(runId: $runId) { position run { id status } }\n  }\n": typeof types.OnQueueDocument,
+    "\n  query WhoAmI {\n    viewer { authenticated scope keyName openAccess }\n  }\n": typeof types.WhoAmIDocument,
+    "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n": typeof types.ListApiKeysDocument,
+    "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
 };
 const documents: Documents = {
     "\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n": types.RunFieldsFragmentDoc,
@@ -64,6 +68,10 @@ const documents: Documents = {
     "\n  mutation TestModel($runId: ID!, $inputText: String!) {\n    testTrainedModel(runId: $runId, inputText: $inputText) {\n      __typename\n      ... on TestTrainedModelPayload { reply trajectory { uuid isTest taskInput { step inputText } messages { role content } } }\n      ... on Error { message }\n    }\n  }\n": types.TestModelDocument,
     "\n  query FleetRun($id: ID!) {\n    run(id: $id) {\n      id databaseId status error backend leaseOwner leaseExpiresAt queuePosition trainedModelName projectName\n      statusHistory { eventId from to at }\n      trajectories(first: 100) { totalCount edges { node { uuid } } }\n    }\n  }\n": types.FleetRunDocument,
     "\n  subscription OnQueue($runId: ID!) {\n    runQueuePosition(runId: $runId) { position run { id status } }\n  }\n": types.OnQueueDocument,
+    "\n  query WhoAmI {\n    viewer { authenticated scope keyName openAccess }\n  }\n": types.WhoAmIDocument,
+    "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n": types.ListApiKeysDocument,
+    "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": types.RevokeApiKeyDocument,
 };
 
 /**
@@ -176,6 +184,22 @@ export function graphql(source: "\n  query FleetRun($id: ID!) {\n    run(id: $id
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription OnQueue($runId: ID!) {\n    runQueuePosition(runId: $runId) { position run { id status } }\n  }\n"): (typeof documents)["\n  subscription OnQueue($runId: ID!) {\n    runQueuePosition(runId: $runId) { position run { id status } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WhoAmI {\n    viewer { authenticated scope keyName openAccess }\n  }\n"): (typeof documents)["\n  query WhoAmI {\n    viewer { authenticated scope keyName openAccess }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n"): (typeof documents)["\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type ExecutionResult } from 'graphql';
 import { createApp, type App } from '../../src/app';
-import { makeConfig, parseDatabaseUrl, type Config } from '../../src/config';
+import type { Scope } from '../../src/auth/scopes';
+import { makeConfig, parseDatabaseUrl, type ConfigOverrides } from '../../src/config';
 
 export interface TestServer {
   app: App;
@@ -16,7 +17,9 @@ export interface TestServer {
   /** Runs an operation and returns the raw GraphQL response. */
   request<R, V>(doc: TypedDocumentNode<R, V> | string, variables?: V, headers?: Record<string, string>): Promise<ExecutionResult<R>>;
   /** Runs an operation and fails the test on any GraphQL error. */
-  gql<R, V>(doc: TypedDocumentNode<R, V> | string, variables?: V): Promise<R>;
+  gql<R, V>(doc: TypedDocumentNode<R, V> | string, variables?: V, headers?: Record<string, string>): Promise<R>;
+  /** The API keys made before start, by name (see the `keys` option). */
+  keys: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -32,16 +35,34 @@ export async function gqlAt<R, V>(baseUrl: string, doc: TypedDocumentNode<R, V>,
   return result.data as R;
 }
 
-export async function startServer(overrides: Partial<Config> & { databaseUrl?: string } = {}): Promise<TestServer> {
+/** The header that presents an API key. */
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+export interface ServerOptions extends ConfigOverrides {
+  databaseUrl?: string;
+  /** API keys to make before the server starts, name → scope; with any, the server requires keys. */
+  keys?: Record<string, Scope>;
+  /** Environment the defaults are read from, e.g. { NODE_ENV: 'production' }. */
+  env?: Record<string, string>;
+}
+
+export async function startServer(overrides: ServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'atelier-test-'));
-  const { databaseUrl, ...rest } = overrides;
-  const config = makeConfig({
-    port: 0,
-    logLevel: (process.env.ATELIER_TEST_LOG_LEVEL as 'silent') ?? 'silent',
-    database: parseDatabaseUrl(databaseUrl ?? `sqlite:${join(dir, 'atelier.sqlite')}`),
-    ...rest,
-  });
+  const { databaseUrl, keys: keysToMake = {}, env, ...rest } = overrides;
+  const config = makeConfig(
+    {
+      port: 0,
+      logLevel: (process.env.ATELIER_TEST_LOG_LEVEL as 'silent') ?? 'silent',
+      database: parseDatabaseUrl(databaseUrl ?? `sqlite:${join(dir, 'atelier.sqlite')}`),
+      ...rest,
+    },
+    env,
+  );
   const app = await createApp(config);
+  const keys: Record<string, string> = {};
+  for (const [name, scope] of Object.entries(keysToMake)) keys[name] = (await app.services.apiKeys.create({ name, scope })).token;
   const url = await app.start(0);
   const graphqlUrl = `${url}/graphql`;
 
@@ -60,8 +81,9 @@ export async function startServer(overrides: Partial<Config> & { databaseUrl?: s
     graphqlUrl,
     dir,
     request,
-    async gql<R, V>(doc: TypedDocumentNode<R, V> | string, variables?: V) {
-      const result = await request(doc, variables);
+    keys,
+    async gql<R, V>(doc: TypedDocumentNode<R, V> | string, variables?: V, headers?: Record<string, string>) {
+      const result = await request(doc, variables, headers);
       if (result.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
       return result.data as R;
     },

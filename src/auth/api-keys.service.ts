@@ -1,0 +1,136 @@
+// API keys: make one (shown once), list, revoke, and check a presented key. Writes go through the
+// serialized write queue like every other write; last_used_at is written at most once per interval
+// per key, so authenticated reads do not turn into writes.
+import { IsNull } from 'typeorm';
+import type { Database } from '../db/data-source';
+import { ApiKeyEntity, type ApiKeyRow } from '../db/entities';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { Logger } from '../logger';
+import { ApiKeysRepo } from './api-keys.repo';
+import { generateKey, hashSecret, parseKey, secretMatches } from './key-material';
+import { isScope, type Scope } from './scopes';
+
+export interface ApiKey {
+  keyId: string;
+  name: string;
+  scope: Scope;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export type Verification = { ok: true; key: ApiKey } | { ok: false; problem: string };
+
+export const KEY_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._:@/-]{0,99}$/;
+
+export function apiKeyFromRow(row: ApiKeyRow): ApiKey {
+  return {
+    keyId: row.keyId,
+    name: row.name,
+    scope: isScope(row.scope) ? row.scope : 'read',
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+export function validateKeyInput(name: string, scope: string): { name: string; scope: Scope } {
+  const issues = [];
+  if (!KEY_NAME_PATTERN.test(name)) {
+    issues.push({ field: 'name', rule: 'format', message: 'must be 1–100 letters, digits, spaces or . _ : @ / -, starting with a letter or digit' });
+  }
+  if (!isScope(scope)) issues.push({ field: 'scope', rule: 'enum', message: 'must be read, write or admin' });
+  if (issues.length) throw new ValidationError(issues);
+  return { name, scope: scope as Scope };
+}
+
+export class ApiKeysService {
+  readonly repo: ApiKeysRepo;
+  private readonly lastWritten = new Map<string, number>();
+  private readonly revokeListeners = new Set<(keyId: string) => void>();
+  /** Once true it stays true: keys are never deleted. */
+  private everMade = false;
+  private everMadeCheckedAt = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: { lastUsedWriteIntervalMs: number; logger?: Logger },
+  ) {
+    this.repo = new ApiKeysRepo(db.reader);
+  }
+
+  /** Makes a key. The returned token is the only time the secret exists outside the client. */
+  async create(input: { name: string; scope: string }): Promise<{ key: ApiKey; token: string }> {
+    const { name, scope } = validateKeyInput(input.name, input.scope);
+    const material = generateKey();
+    const row = await this.db.writes.run(async (tx) => {
+      const keys = tx.em.getRepository(ApiKeyEntity);
+      if (await keys.findOneBy({ name, revokedAt: IsNull() })) {
+        throw new ConflictError(`an active key named "${name}" already exists; revoke it first or choose another name`);
+      }
+      return keys.save(
+        keys.create({ keyId: material.keyId, name, scope, secretHash: hashSecret(material.secret), createdAt: new Date().toISOString(), lastUsedAt: null, revokedAt: null }),
+      );
+    });
+    this.everMade = true;
+    return { key: apiKeyFromRow(row), token: material.token };
+  }
+
+  /** Revokes by key id, by name (the active key of that name), or by the whole key. Idempotent. */
+  async revoke(idNameOrKey: string): Promise<ApiKey> {
+    const keyId = parseKey(idNameOrKey)?.keyId ?? (/^[0-9a-f]{16}$/.test(idNameOrKey) ? idNameOrKey : null);
+    const row = await this.db.writes.run(async (tx) => {
+      const keys = tx.em.getRepository(ApiKeyEntity);
+      const found = keyId ? await keys.findOneBy({ keyId }) : await keys.findOne({ where: { name: idNameOrKey, revokedAt: IsNull() }, order: { id: 'DESC' } });
+      if (!found) throw new NotFoundError('ApiKey', idNameOrKey.slice(0, 100));
+      if (found.revokedAt) return found;
+      found.revokedAt = new Date().toISOString();
+      await keys.update({ id: found.id }, { revokedAt: found.revokedAt });
+      return found;
+    });
+    for (const listener of this.revokeListeners) listener(row.keyId);
+    return apiKeyFromRow(row);
+  }
+
+  /** Called with the key id whenever this process revokes a key. */
+  onRevoke(listener: (keyId: string) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => this.revokeListeners.delete(listener);
+  }
+
+  async list(): Promise<ApiKey[]> {
+    return (await this.repo.list()).map(apiKeyFromRow);
+  }
+
+  /** Checks a presented key. Never says which part was wrong beyond "unknown" vs "revoked". */
+  async verify(token: string): Promise<Verification> {
+    const parts = parseKey(token);
+    if (!parts) return { ok: false, problem: 'the API key is malformed (expected atl_<id>_<secret>)' };
+    const row = await this.repo.findByKeyId(parts.keyId);
+    if (!row || !secretMatches(parts.secret, row.secretHash)) return { ok: false, problem: 'the API key is not valid' };
+    if (row.revokedAt) return { ok: false, problem: 'the API key was revoked' };
+    return { ok: true, key: apiKeyFromRow(row) };
+  }
+
+  /** Whether any key was ever made; checked against the database at most once a second until it is true. */
+  async anyEverMade(): Promise<boolean> {
+    if (this.everMade) return true;
+    const now = Date.now();
+    if (now - this.everMadeCheckedAt < 1000) return false;
+    this.everMadeCheckedAt = now;
+    this.everMade = await this.repo.anyEverMade();
+    return this.everMade;
+  }
+
+  /** Records that the key was used for something it may do (a refused request changes nothing, not even this). */
+  recordUse(key: ApiKey): void {
+    const now = Date.now();
+    const last = this.lastWritten.get(key.keyId) ?? (key.lastUsedAt ? Date.parse(key.lastUsedAt) : 0);
+    if (now - last < this.options.lastUsedWriteIntervalMs) return;
+    this.lastWritten.set(key.keyId, now);
+    const at = new Date(now).toISOString();
+    this.db.writes
+      .run((tx) => tx.em.getRepository(ApiKeyEntity).update({ keyId: key.keyId }, { lastUsedAt: at }))
+      .catch((err) => this.options.logger?.warn(`could not record the last use of key ${key.keyId}: ${err instanceof Error ? err.message : err}`));
+  }
+}

@@ -1,0 +1,104 @@
+// The keys command and the api_keys table: create/list/revoke with clear errors and exit codes, a
+// listing that never shows a secret or its hash, and a migration that matches the entity exactly
+// (TypeORM's schema builder has nothing left to do) and reverts cleanly, on SQLite and PostgreSQL.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runKeysCli } from '../src/auth/keys-cli';
+import type { DatabaseConfig } from '../src/config';
+import { openDatabase } from '../src/db/data-source';
+import { createPostgresDatabase, postgresSuiteTitle, postgresUrl } from './helpers/postgres';
+
+const dir = mkdtempSync(join(tmpdir(), 'atelier-keys-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const env = { DATABASE_URL: `sqlite:${join(dir, 'keys.sqlite')}` };
+  return runKeysCli(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) }).then((code) => ({ code, out, err }));
+}
+
+describe('npm run keys', () => {
+  it('makes a key, printing it alone on stdout once', async () => {
+    const made = await cli('create', '--name', 'ci', '--scope', 'write');
+    expect(made.code).toBe(0);
+    expect(made.out).toHaveLength(1);
+    expect(made.out[0]).toMatch(/^atl_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+    expect(made.err.join('\n')).toMatch(/"ci".*scope write/);
+  });
+
+  it('lists keys without secrets or hashes, as a table or JSON', async () => {
+    const made = await cli('create', '--name', 'reader', '--scope', 'read');
+    const secret = made.out[0].split('_')[2];
+    const table = await cli('list');
+    expect(table.code).toBe(0);
+    expect(table.out[0]).toBe('ID\tNAME\tSCOPE\tCREATED\tLAST USED\tREVOKED');
+    expect(table.out.slice(1).map((l) => l.split('\t')[1])).toEqual(['reader', 'ci']);
+    const json = await cli('list', '--json');
+    const keys = JSON.parse(json.out[0]);
+    expect(keys.map((k: { name: string; scope: string }) => [k.name, k.scope])).toEqual([['reader', 'read'], ['ci', 'write']]);
+    const everything = table.out.join('\n') + json.out.join('\n');
+    expect(everything).not.toContain(secret);
+    expect(everything).not.toMatch(/[0-9a-f]{64}/);
+  });
+
+  it('revokes by name, by id or by the whole key; an unknown one fails with exit code 1', async () => {
+    const made = await cli('create', '--name', 'temp', '--scope', 'read');
+    const keyId = made.out[0].split('_')[1];
+    expect((await cli('revoke', 'temp')).code).toBe(0);
+    const listed = JSON.parse((await cli('list', '--json')).out[0]).find((k: { keyId: string }) => k.keyId === keyId);
+    expect(listed.revokedAt).not.toBeNull();
+    const other = await cli('create', '--name', 'temp', '--scope', 'read');
+    expect(other.code).toBe(0);
+    expect((await cli('revoke', other.out[0])).code).toBe(0);
+    const unknown = await cli('revoke', 'nobody');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err.join()).toMatch(/NOT_FOUND/);
+  });
+
+  it.each([
+    [['create', '--name', 'x'], 2, /needs --name and --scope/],
+    [['create', '--name', 'x', '--scope', 'root'], 1, /scope: must be read, write or admin/],
+    [['create', '--name', 'bad\nname', '--scope', 'read'], 1, /name: must be/],
+    [['create', '--name', 'ci', '--scope', 'read'], 1, /CONFLICT/],
+    [['frobnicate'], 2, /unknown command/],
+    [['revoke'], 2, /revoke needs one/],
+    [['--bogus'], 2, /Unknown option/],
+  ])('%j exits %i with a clear message', async (argv, code, message) => {
+    const run = await cli(...argv);
+    expect(run.code).toBe(code);
+    expect(run.err.join('\n')).toMatch(message);
+    expect(run.out).toEqual([]);
+  });
+});
+
+async function migrationMatchesEntity(config: DatabaseConfig) {
+  const db = await openDatabase(config);
+  try {
+    const pending = await db.writer.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+    const columns = (await db.writer.createQueryRunner().getTable('api_keys'))!.columns.map((c) => c.name).sort();
+    expect(columns).toEqual(['created_at', 'id', 'key_id', 'last_used_at', 'name', 'revoked_at', 'scope', 'secret_hash']);
+    await db.writer.undoLastMigration({ transaction: 'each' });
+    expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(false);
+    await db.writer.runMigrations({ transaction: 'each' });
+    expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(true);
+  } finally {
+    await db.close();
+  }
+}
+
+describe('the api_keys migration', () => {
+  it('matches the entity and reverts cleanly on SQLite', () => migrationMatchesEntity({ kind: 'sqlite', path: join(dir, 'migrate.sqlite') }));
+
+  it.skipIf(!postgresUrl)(postgresSuiteTitle('matches the entity and reverts cleanly on PostgreSQL'), async () => {
+    const pg = await createPostgresDatabase();
+    try {
+      await migrationMatchesEntity({ kind: 'postgres', url: pg.url });
+    } finally {
+      await pg.drop();
+    }
+  });
+});
