@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { EMPTY_METRICS, metricsFromJson, metricsToJson } from '../runs/run.model';
 import { lockRun } from '../runs/runs.repo';
+import { insertTrajectories, type NewTrajectoryRow } from './trajectories.repo';
 import { messagesToJson, taskInputToJson, type TaskInput, type TrajectoryMessage } from './trajectory.model';
 
 export interface RecordTrajectoryInput {
@@ -28,12 +29,9 @@ export interface RecordTrajectoriesResult {
 }
 
 export const MAX_TRAJECTORIES_PER_CALL = 1000;
-const INSERT_CHUNK = 200;
 const LOOKUP_CHUNK = 500;
 
-type NewRow = Omit<TrajectoryRow, 'id'>;
-
-function sameContent(a: Pick<TrajectoryRow, 'runId' | 'taskInput' | 'messages' | 'reward' | 'metadata'>, b: NewRow): boolean {
+function sameContent(a: Pick<TrajectoryRow, 'runId' | 'taskInput' | 'messages' | 'reward' | 'metadata'>, b: NewTrajectoryRow): boolean {
   return a.runId === b.runId && a.taskInput === b.taskInput && a.messages === b.messages && a.reward === b.reward && (a.metadata ?? '{}') === (b.metadata ?? '{}');
 }
 
@@ -48,7 +46,7 @@ export class TrajectoriesService {
       throw ValidationError.of('trajectories', 'max', `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call, got ${items.length}`);
     }
     const now = new Date().toISOString();
-    const rows: NewRow[] = items.map((t) => ({
+    const rows: NewTrajectoryRow[] = items.map((t) => ({
       uuid: t.uuid ?? randomUUID(),
       runId,
       taskInput: taskInputToJson(t.taskInput),
@@ -75,7 +73,7 @@ export class TrajectoriesService {
         const uuids = rows.slice(i, i + LOOKUP_CHUNK).map((r) => r.uuid);
         for (const row of await repo.findBy({ uuid: In(uuids) })) existing.set(row.uuid, row);
       }
-      const fresh: NewRow[] = [];
+      const fresh: NewTrajectoryRow[] = [];
       const duplicateUuids: string[] = [];
       rows.forEach((r, i) => {
         const old = existing.get(r.uuid);
@@ -86,20 +84,12 @@ export class TrajectoriesService {
         duplicateUuids.push(r.uuid);
       });
 
-      for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
-        await repo.createQueryBuilder().insert().into(TrajectoryEntity).values(fresh.slice(i, i + INSERT_CHUNK)).updateEntity(false).execute();
-      }
+      const ids = fresh.length > 0 ? await insertTrajectories(tx.em, this.db.kind, fresh) : [];
 
       if (fresh.length > 0) {
         const metrics = metricsFromJson(run.metrics) ?? { ...EMPTY_METRICS };
         metrics.totalTrajectories += fresh.length;
         await tx.em.getRepository(TrainingRunEntity).update({ id: run.id }, { metrics: metricsToJson(metrics) });
-        const ids: number[] = [];
-        for (let i = 0; i < fresh.length; i += LOOKUP_CHUNK) {
-          const stored = await repo.find({ select: { id: true }, where: { uuid: In(fresh.slice(i, i + LOOKUP_CHUNK).map((r) => r.uuid)) } });
-          ids.push(...stored.map((s) => s.id));
-        }
-        ids.sort((a, b) => a - b);
         const steps = new Set(fresh.map((r) => r.step));
         const step = steps.size === 1 ? [...steps][0] : null;
         tx.afterCommit(() => this.events.publish('trajectoriesRecorded', { runId, step, count: fresh.length, trajectoryIds: ids }));
