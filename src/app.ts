@@ -2,7 +2,6 @@
 // import time, so tests start as many real servers as they like, each on its own port and database.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError as defaultMaskError, useReadinessCheck } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
@@ -91,7 +90,8 @@ export async function createApp(config: Config): Promise<App> {
       ),
     maskedErrors: { maskError: maskError(logger), isDev: false },
     graphiql: { title: 'Atelier', defaultQuery: GRAPHIQL_DEFAULT_QUERY, subscriptionsProtocol: 'WS' },
-    renderGraphiQL,
+    // GraphiQL's offline bundle holds about 30 MB of strings once imported: load it when GraphiQL is first opened.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     logging: config.logLevel === 'silent' ? false : config.logLevel,
     plugins: [useReadinessCheck({ endpoint: '/ready', check: async () => (await db.ping()) && (await events.ready()) })],
   });
