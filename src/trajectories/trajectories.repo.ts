@@ -1,7 +1,7 @@
 // Queries over trajectories: keyset pages of one run's trajectories, loads by id, and the insert
 // that recording uses inside its write transaction.
 import type BetterSqlite3 from 'better-sqlite3';
-import { In, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { In, type DataSource, type EntityManager, type EntityMetadata, type SelectQueryBuilder } from 'typeorm';
 import { TrajectoryEntity, type TrajectoryRow } from '../db/entities';
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
 
@@ -55,23 +55,39 @@ export type NewTrajectoryRow = Omit<TrajectoryRow, 'id'>;
 
 const INSERT_CHUNK = 200;
 const LOOKUP_CHUNK = 500;
-const INSERT_SQL = 'INSERT INTO trajectories (uuid, run_id, task_input, messages, reward, metadata, created_at, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
-const insertStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
+const insertStatements = new WeakMap<BetterSqlite3.Database, { statement: BetterSqlite3.Statement; columns: EntityMetadata['columns'] }>();
+
+/**
+ * One prepared INSERT of every stored column of the entity (all but the generated id), built from
+ * TypeORM's metadata so a column added to the entity is written here too.
+ */
+function sqliteInsert(em: EntityManager, connection: BetterSqlite3.Database) {
+  let insert = insertStatements.get(connection);
+  if (!insert) {
+    const metadata = em.connection.getMetadata(TrajectoryEntity);
+    const columns = metadata.columns.filter((c) => !c.isGenerated);
+    const driver = em.connection.driver;
+    const sql = `INSERT INTO ${driver.escape(metadata.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    insertStatements.set(connection, (insert = { statement: connection.prepare(sql), columns }));
+  }
+  return insert;
+}
 
 /**
  * Inserts new rows inside the caller's write transaction and returns their ids, ascending.
  * On SQLite the rows go through one prepared statement on the driver's connection, the one the
  * transaction is open on (TypeORM's better-sqlite3 driver has exactly one), and each row's id is
- * its lastInsertRowid: about twice as fast as building multi-row INSERTs with the query builder
- * and reading the ids back. PostgreSQL inserts in chunks through the query builder.
+ * its lastInsertRowid: much cheaper than building multi-row INSERTs with the query builder and
+ * reading the ids back. PostgreSQL inserts in chunks through the query builder.
  */
 export async function insertTrajectories(em: EntityManager, kind: 'sqlite' | 'postgres', rows: NewTrajectoryRow[]): Promise<number[]> {
   if (kind === 'sqlite') {
     if (!em.queryRunner?.isTransactionActive) throw new Error('insertTrajectories runs inside a write transaction');
-    const connection = (em.connection.driver as unknown as { databaseConnection: BetterSqlite3.Database }).databaseConnection;
-    let insert = insertStatements.get(connection);
-    if (!insert) insertStatements.set(connection, (insert = connection.prepare(INSERT_SQL)));
-    return rows.map((r) => Number(insert.run(r.uuid, r.runId, r.taskInput, r.messages, r.reward, r.metadata, r.createdAt, r.step).lastInsertRowid));
+    const driver = em.connection.driver;
+    const { statement, columns } = sqliteInsert(em, (driver as unknown as { databaseConnection: BetterSqlite3.Database }).databaseConnection);
+    // Values converted as the query builder converts them; an absent value is stored as NULL, as it does on SQLite.
+    const values = (r: NewTrajectoryRow) => columns.map((c) => driver.preparePersistentValue(c.getEntityValue(r), c) ?? null);
+    return rows.map((r) => Number(statement.run(...values(r)).lastInsertRowid));
   }
   const repo = em.getRepository(TrajectoryEntity);
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
