@@ -6,21 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { openDatabase } from '../../src/db/data-source';
+import { prng } from '../../src/domain/dataset';
 import { EMPTY_METRICS, metricsToJson } from '../../src/runs/run.model';
 import { messagesToJson, taskInputToJson, type TaskInput, type TrajectoryMessage } from '../../src/trajectories/trajectory.model';
 import { now } from './stats';
-
-/** A deterministic pseudo-random source (mulberry32), so every run builds the same data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = 'the model answers each ticket with one short sentence that names the customer problem and the next step to take quickly reward judge rollout group score policy token'.split(' ');
 
