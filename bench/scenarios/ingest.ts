@@ -130,7 +130,7 @@ export const scenario: Scenario = {
       ];
       if (ratio < TARGET) {
         notes.push(
-          `**Why the target is missed:** a call costs Atelier ${fmt(atelierMsPerCall, 1)} ms for 500 trajectories, of which the storage, committed as Atelier must commit it, is ${fmt(storageMsPerCall, 1)} ms and the API work ${fmt(median(m.apiMsPerCall), 1)} ms. Committing every 500 rows runs at ${fmt(perCallRatio)}× the one-transaction rate on its own: each commit writes the pages it dirtied to the WAL, and 500 random uuids dirty pages all over the uuid index that one big transaction writes once; checkpoints come as often. The API work is GraphQL's input coercion of 500 nested inputs (graphql-js, then yoga's executor copying them), the zod rules on every field, and JSON parsing and serialization of ~1 MB per call.`,
+          `**Why the target is missed:** a call costs Atelier ${fmt(atelierMsPerCall, 1)} ms for 500 trajectories, of which the storage, committed as Atelier must commit it, is ${fmt(storageMsPerCall, 1)} ms and the API work ${fmt(median(m.apiMsPerCall), 1)} ms. Committing every 500 rows runs at ${fmt(perCallRatio)}× the one-transaction rate on its own: each commit writes the pages it dirtied to the WAL, and 500 random uuids dirty pages all over the uuid index that one big transaction writes once; and with about 2 MB written per call, SQLite's automatic checkpoint (every 1,000 WAL pages) copies the WAL into the database every call or two. The API work is GraphQL's input coercion of 500 nested inputs (graphql-js, then yoga's executor copying them), the zod rules on every field, and JSON parsing and serialization of ~1 MB per call.`,
         );
       }
       return {
