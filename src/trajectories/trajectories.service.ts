@@ -8,8 +8,8 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { EMPTY_METRICS, metricsFromJson, metricsToJson } from '../runs/run.model';
 import { lockRun } from '../runs/runs.repo';
-import { insertTrajectories, type NewTrajectoryRow } from './trajectories.repo';
 import { messagesToJson, taskInputToJson, type TaskInput, type TrajectoryMessage } from './trajectory.model';
+import { insertTrajectories } from './trajectories.repo';
 
 export interface RecordTrajectoryInput {
   uuid?: string | null;
@@ -31,7 +31,9 @@ export interface RecordTrajectoriesResult {
 export const MAX_TRAJECTORIES_PER_CALL = 1000;
 const LOOKUP_CHUNK = 500;
 
-function sameContent(a: Pick<TrajectoryRow, 'runId' | 'taskInput' | 'messages' | 'reward' | 'metadata'>, b: NewTrajectoryRow): boolean {
+type NewRow = Omit<TrajectoryRow, 'id'>;
+
+function sameContent(a: Pick<TrajectoryRow, 'runId' | 'taskInput' | 'messages' | 'reward' | 'metadata'>, b: NewRow): boolean {
   return a.runId === b.runId && a.taskInput === b.taskInput && a.messages === b.messages && a.reward === b.reward && (a.metadata ?? '{}') === (b.metadata ?? '{}');
 }
 
@@ -46,7 +48,7 @@ export class TrajectoriesService {
       throw ValidationError.of('trajectories', 'max', `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call, got ${items.length}`);
     }
     const now = new Date().toISOString();
-    const rows: NewTrajectoryRow[] = items.map((t) => ({
+    const rows: NewRow[] = items.map((t) => ({
       uuid: t.uuid ?? randomUUID(),
       runId,
       taskInput: taskInputToJson(t.taskInput),
@@ -73,7 +75,7 @@ export class TrajectoriesService {
         const uuids = rows.slice(i, i + LOOKUP_CHUNK).map((r) => r.uuid);
         for (const row of await repo.findBy({ uuid: In(uuids) })) existing.set(row.uuid, row);
       }
-      const fresh: NewTrajectoryRow[] = [];
+      const fresh: NewRow[] = [];
       const duplicateUuids: string[] = [];
       rows.forEach((r, i) => {
         const old = existing.get(r.uuid);
