@@ -15,6 +15,7 @@ beforeAll(async () => {
 afterAll(() => s?.stop());
 
 function rows(runId: number, n: number): NewTrajectoryRow[] {
+  // Only the columns every version of the entity has; others the entity may add are stored as NULL.
   return Array.from({ length: n }, (_, i) => ({
     uuid: randomUUID(),
     runId,
@@ -24,7 +25,7 @@ function rows(runId: number, n: number): NewTrajectoryRow[] {
     metadata: '{}',
     createdAt: new Date().toISOString(),
     step: i,
-  }));
+  }) as NewTrajectoryRow);
 }
 
 describe('insertTrajectories', () => {
