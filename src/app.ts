@@ -2,7 +2,6 @@
 // import time, so tests start as many real servers as they like, each on its own port and database.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError, type DocumentNode } from 'graphql';
 import { createYoga, maskError as defaultMaskError, useReadinessCheck, type YogaLogger } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
@@ -153,7 +152,8 @@ export async function createApp(config: Config): Promise<App> {
     },
     maskedErrors: { maskError: maskError(logger, config.limits.maxBodyBytes), isDev: false },
     graphiql: config.http.graphiql ? { title: 'Atelier', defaultQuery: GRAPHIQL_DEFAULT_QUERY, subscriptionsProtocol: 'WS' } : false,
-    renderGraphiQL,
+    // GraphiQL's offline bundle holds about 30 MB of strings once imported: load it when GraphiQL is first opened.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     cors: corsPolicy(config.http.corsOrigins),
     multipart: false,
     maxRequestBodySize: config.limits.maxBodyBytes,

@@ -56,12 +56,16 @@ function groupBy<K, V>(keys: readonly K[], rows: V[], key: (row: V) => K): V[][]
   return keys.map((k) => map.get(k) ?? []);
 }
 
-export function createLoaders(s: Services): Loaders {
+/** Each key once: a loader that does not cache hands its batch function every load, repeats included. */
+const unique = <K>(keys: readonly K[]): K[] => [...new Set(keys)];
+
+export function createLoaders(s: Services, options: { cache?: boolean } = {}): Loaders {
+  const cache = options.cache ?? true;
   return {
-    runById: new DataLoader(async (ids) => byKey(ids, (await s.runsRepo.findByIds(ids)).map(runFromRow), (r) => r.id)),
-    trajectoryById: new DataLoader(async (ids) => byKey(ids, await s.trajectoriesRepo.findByIds(ids), (r) => r.id)),
-    statusHistoryByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runsRepo.transitionsForRuns(ids), (r) => r.runId)),
-    taskInputsByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runsRepo.taskInputsForRuns(ids), (r) => r.runId)),
+    runById: new DataLoader(async (ids) => byKey(ids, (await s.runsRepo.findByIds(unique(ids))).map(runFromRow), (r) => r.id), { cache }),
+    trajectoryById: new DataLoader(async (ids) => byKey(ids, await s.trajectoriesRepo.findByIds(unique(ids)), (r) => r.id), { cache }),
+    statusHistoryByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runsRepo.transitionsForRuns(unique(ids)), (r) => r.runId), { cache }),
+    taskInputsByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runsRepo.taskInputsForRuns(unique(ids)), (r) => r.runId), { cache }),
   };
 }
 
@@ -69,7 +73,16 @@ export function createContext(services: Services, viewer: Viewer): Context {
   return { services, viewer, loaders: createLoaders(services) };
 }
 
-/** A subscription's context lives as long as the subscription: each event must read current rows, not cached ones. */
+const liveLoaders = new WeakMap<Services, Loaders>();
+
+/**
+ * A subscription's context lives as long as the subscription: each event must read current rows,
+ * not cached ones. Every subscriber of an event resolves it in the same tick, so the loaders for
+ * events are shared by all subscriptions of the app and cache nothing: an event delivered to 5,000
+ * subscribers reads its run once per batch instead of once per subscriber, and still as stored now.
+ */
 export function freshLoaders(ctx: Context): void {
-  ctx.loaders = createLoaders(ctx.services);
+  let loaders = liveLoaders.get(ctx.services);
+  if (!loaders) liveLoaders.set(ctx.services, (loaders = createLoaders(ctx.services, { cache: false })));
+  ctx.loaders = loaders;
 }

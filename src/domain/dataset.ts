@@ -20,7 +20,7 @@ export function totalSteps(itemCount: number, groupsPerStep: number, numEpochs: 
 }
 
 /** mulberry32: a small, well-distributed PRNG so a shuffle depends only on its seed. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

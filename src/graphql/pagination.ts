@@ -27,8 +27,14 @@ function fingerprint(shape: CursorShape): string {
   return createHash('sha256').update(JSON.stringify([shape.order, shape.query])).digest('base64url').slice(0, 12);
 }
 
+/** Encodes cursors of one query: its fingerprint (a SHA-256) is computed once, not once per row. */
+export function cursorEncoder(shape: CursorShape): (pos: Position) => string {
+  const q = fingerprint(shape);
+  return (pos) => Buffer.from(JSON.stringify({ o: shape.order, q, v: pos.value, i: pos.id })).toString('base64url');
+}
+
 export function encodeCursor(shape: CursorShape, pos: Position): string {
-  return Buffer.from(JSON.stringify({ o: shape.order, q: fingerprint(shape), v: pos.value, i: pos.id })).toString('base64url');
+  return cursorEncoder(shape)(pos);
 }
 
 export function decodeCursor(shape: CursorShape, cursor: string, field: string): Position {
@@ -68,7 +74,8 @@ export function pageWindow(args: ConnectionArgs, shape: CursorShape): PageWindow
 
 /** A Relay connection from a keyset page; totalCount is computed only when asked for. */
 export function toConnection<R, N>(page: Page<R>, shape: CursorShape, position: (row: R) => Position, node: (row: R) => N, totalCount: () => Promise<number>) {
-  const edges = page.rows.map((row) => ({ cursor: encodeCursor(shape, position(row)), node: node(row) }));
+  const encode = cursorEncoder(shape);
+  const edges = page.rows.map((row) => ({ cursor: encode(position(row)), node: node(row) }));
   return {
     edges,
     pageInfo: {

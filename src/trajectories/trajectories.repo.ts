@@ -1,5 +1,7 @@
-// Queries over trajectories: keyset pages of one run's trajectories, and loads by id.
-import { In, type DataSource, type SelectQueryBuilder } from 'typeorm';
+// Queries over trajectories: keyset pages of one run's trajectories, loads by id, and the insert
+// that recording uses inside its write transaction.
+import type BetterSqlite3 from 'better-sqlite3';
+import { In, type DataSource, type EntityManager, type EntityMetadata, type SelectQueryBuilder } from 'typeorm';
 import { TrajectoryEntity, type TrajectoryRow } from '../db/entities';
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
 
@@ -56,4 +58,54 @@ export class TrajectoriesRepo {
     if (ids.length === 0) return [];
     return this.ds.getRepository(TrajectoryEntity).findBy({ id: In([...ids]) });
   }
+}
+
+export type NewTrajectoryRow = Omit<TrajectoryRow, 'id'>;
+
+const INSERT_CHUNK = 200;
+const LOOKUP_CHUNK = 500;
+const insertStatements = new WeakMap<BetterSqlite3.Database, { statement: BetterSqlite3.Statement; columns: EntityMetadata['columns'] }>();
+
+/**
+ * One prepared INSERT of every stored column of the entity (all but the generated id), built from
+ * TypeORM's metadata so a column added to the entity is written here too.
+ */
+function sqliteInsert(em: EntityManager, connection: BetterSqlite3.Database) {
+  let insert = insertStatements.get(connection);
+  if (!insert) {
+    const metadata = em.connection.getMetadata(TrajectoryEntity);
+    const columns = metadata.columns.filter((c) => !c.isGenerated);
+    const driver = em.connection.driver;
+    const sql = `INSERT INTO ${driver.escape(metadata.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    insertStatements.set(connection, (insert = { statement: connection.prepare(sql), columns }));
+  }
+  return insert;
+}
+
+/**
+ * Inserts new rows inside the caller's write transaction and returns their ids, ascending.
+ * On SQLite the rows go through one prepared statement on the driver's connection, the one the
+ * transaction is open on (TypeORM's better-sqlite3 driver has exactly one), and each row's id is
+ * its lastInsertRowid: much cheaper than building multi-row INSERTs with the query builder and
+ * reading the ids back. PostgreSQL inserts in chunks through the query builder.
+ */
+export async function insertTrajectories(em: EntityManager, kind: 'sqlite' | 'postgres', rows: NewTrajectoryRow[]): Promise<number[]> {
+  if (kind === 'sqlite') {
+    if (!em.queryRunner?.isTransactionActive) throw new Error('insertTrajectories runs inside a write transaction');
+    const driver = em.connection.driver;
+    const { statement, columns } = sqliteInsert(em, (driver as unknown as { databaseConnection: BetterSqlite3.Database }).databaseConnection);
+    // Values converted as the query builder converts them; an absent value is stored as NULL, as it does on SQLite.
+    const values = (r: NewTrajectoryRow) => columns.map((c) => driver.preparePersistentValue(c.getEntityValue(r), c) ?? null);
+    return rows.map((r) => Number(statement.run(...values(r)).lastInsertRowid));
+  }
+  const repo = em.getRepository(TrajectoryEntity);
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await repo.createQueryBuilder().insert().into(TrajectoryEntity).values(rows.slice(i, i + INSERT_CHUNK)).updateEntity(false).execute();
+  }
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += LOOKUP_CHUNK) {
+    const stored = await repo.find({ select: { id: true }, where: { uuid: In(rows.slice(i, i + LOOKUP_CHUNK).map((r) => r.uuid)) } });
+    ids.push(...stored.map((s) => s.id));
+  }
+  return ids.sort((a, b) => a - b);
 }

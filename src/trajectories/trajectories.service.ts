@@ -10,6 +10,7 @@ import type { EventBus } from '../events/event-bus';
 import { EMPTY_METRICS, metricsFromJson, metricsToJson, parseJsonObject } from '../runs/run.model';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { messagesToJson, taskInputToJson, type TaskInput, type TrajectoryMessage } from './trajectory.model';
+import { insertTrajectories } from './trajectories.repo';
 
 export interface RecordTrajectoryInput {
   uuid?: string | null;
@@ -44,7 +45,6 @@ export interface RecordTrajectoriesResult {
 }
 
 export const MAX_TRAJECTORIES_PER_CALL = 1000;
-const INSERT_CHUNK = 200;
 const LOOKUP_CHUNK = 500;
 
 type NewRow = Omit<TrajectoryRow, 'id'>;
@@ -102,20 +102,12 @@ export class TrajectoriesService {
         duplicateUuids.push(r.uuid);
       });
 
-      for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
-        await repo.createQueryBuilder().insert().into(TrajectoryEntity).values(fresh.slice(i, i + INSERT_CHUNK)).updateEntity(false).execute();
-      }
+      const ids = fresh.length > 0 ? await insertTrajectories(tx.em, this.db.kind, fresh) : [];
 
       if (fresh.length > 0) {
         const metrics = metricsFromJson(run.metrics) ?? { ...EMPTY_METRICS };
         metrics.totalTrajectories += fresh.length;
         await tx.em.getRepository(TrainingRunEntity).update({ id: run.id }, { metrics: metricsToJson(metrics) });
-        const ids: number[] = [];
-        for (let i = 0; i < fresh.length; i += LOOKUP_CHUNK) {
-          const stored = await repo.find({ select: { id: true }, where: { uuid: In(fresh.slice(i, i + LOOKUP_CHUNK).map((r) => r.uuid)) } });
-          ids.push(...stored.map((s) => s.id));
-        }
-        ids.sort((a, b) => a - b);
         const steps = new Set(fresh.map((r) => r.step));
         const step = steps.size === 1 ? [...steps][0] : null;
         tx.afterCommit(() => this.events.publish('trajectoriesRecorded', { runId, step, count: fresh.length, trajectoryIds: ids }));
