@@ -305,6 +305,22 @@ describe('control and failure', () => {
   }, 40_000);
 });
 
+describe('the runner', () => {
+  it('keeps picking up work with one run at a time (a run created after the last one finished starts too)', async () => {
+    const single = await startPipelineServer(sims, { maxConcurrentRuns: 1 });
+    // Long enough that the runner polls (with no free slot) while the first run trains.
+    sims.art.setGradientStepMs(800);
+    try {
+      for (const project of ['one-a', 'one-b']) {
+        const run = await create(single, { projectName: project, numEpochs: 1, maxSteps: 1 });
+        expect((await waitStatus(single, run.id, ['COMPLETED', 'FAILED'], 20_000)).status).toBe('COMPLETED');
+      }
+    } finally {
+      await single.stop();
+    }
+  }, 60_000);
+});
+
 describe('settings', () => {
   it('refuses a pipeline run when a server setting is missing, naming it', async () => {
     const bare = await startServer();

@@ -61,30 +61,34 @@ export class PipelineRunner {
     this.timer = setTimeout(() => void this.tick(), 0);
   }
 
-  private async tick(): Promise<void> {
+  private tick(): Promise<void> {
     if (this.ticking) return this.ticking;
-    this.ticking = (async () => {
-      try {
-        let free = this.deps.config.maxConcurrentRuns - this.executing.size;
-        for (const run of free > 0 && !this.stopped ? await this.candidates() : []) {
-          if (free <= 0 || this.stopped) break;
-          const backend = run.backend ?? this.deps.config.artBackends[0].name;
-          if (await this.leases.claim(run.id, backend)) {
-            this.launch(run);
-            free--;
-          }
-        }
-      } catch (err) {
-        this.deps.logger.error('the pipeline runner could not look for work', err);
-      } finally {
-        this.ticking = null;
-        if (!this.stopped) {
-          if (this.timer) clearTimeout(this.timer);
-          this.timer = setTimeout(() => void this.tick(), POLL_MS);
+    // finally() runs after this assignment even when there is no work to await.
+    this.ticking = this.lookForWork().finally(() => {
+      this.ticking = null;
+      if (!this.stopped) {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = setTimeout(() => void this.tick(), POLL_MS);
+      }
+    });
+    return this.ticking;
+  }
+
+  private async lookForWork(): Promise<void> {
+    try {
+      let free = this.deps.config.maxConcurrentRuns - this.executing.size;
+      if (free <= 0 || this.stopped) return;
+      for (const run of await this.candidates()) {
+        if (free <= 0 || this.stopped) break;
+        const backend = run.backend ?? this.deps.config.artBackends[0].name;
+        if (await this.leases.claim(run.id, backend)) {
+          this.launch(run);
+          free--;
         }
       }
-    })();
-    return this.ticking;
+    } catch (err) {
+      this.deps.logger.error('the pipeline runner could not look for work', err);
+    }
   }
 
   /** Runs that may need a driver: active ones whose lease lapsed first, then the oldest PENDING run of each backend. */
