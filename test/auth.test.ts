@@ -12,7 +12,6 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKeysCli } from '../src/auth/keys-cli';
 import { CreateApiKey, ListApiKeys, OnRunStatus, RevokeApiKey, WhoAmI } from './operations';
-import { createRun } from './helpers/fixtures';
 import { tableChecksums } from './helpers/db-checksum';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
 import { trackedRun } from './helpers/run-input';

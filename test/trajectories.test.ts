@@ -1,6 +1,5 @@
 // Trajectories through the public API: recording (all-or-nothing, idempotent by uuid), reading,
 // filters, and keyset pagination that neither skips nor repeats a row, in every order and direction.
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetNode, ListRuns, ListTrajectories, RecordTrajectories, RunTrajectoriesWithRun } from './operations';
 import type { TrajectoryOrder } from './gql/graphql';

@@ -5,7 +5,7 @@ import type { TrajectoriesRecordedEvent } from '../events/topics';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { parseGlobalIdOf } from '../graphql/global-id';
-import { jsonObject, text } from '../graphql/json-rules';
+import { jsonObject } from '../graphql/json-rules';
 import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
 import { OrderDirectionEnum, TaskInputRef, TrainingRunRef } from '../runs/runs.graphql';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';

@@ -91,7 +91,6 @@ const SQL = [
   '\\',
   "Robert'); DROP TABLE trajectories;--",
 ];
-const WEIRD_STRINGS = ['', ' ', '\u0000', 'a\u0000b', '\u0007\u001b[31m', '\ud800', 'x\udfffy', '\uffff', '\u202e', '💥'.repeat(50), ...SQL];
 
 /** JSON nested `depth` deep, as raw text (building it as an object would overflow our own stack). */
 function deepJson(depth: number, rnd: Rng): Raw {
