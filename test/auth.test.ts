@@ -18,6 +18,7 @@ import { trackedRun } from './helpers/run-input';
 import { bearer, startServer, type TestServer } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
 import { errorCode, via, viaHttp, viaSse, type Outcome, type Transport } from './helpers/transports';
+import { parseKey } from '../src/auth/key-material';
 
 const FORGED = `atl_0123456789abcdef_${'A'.repeat(43)}`;
 
@@ -148,7 +149,7 @@ describe('keys', () => {
 
     const listed = (await s.gql(ListApiKeys, {}, admin())).apiKeys.find((k) => k.id === apiKey.id);
     expect(listed).toMatchObject({ name: 'ci', scope: 'WRITE' });
-    expect(JSON.stringify(listed)).not.toContain(secret.split('_')[2]);
+    expect(JSON.stringify(listed)).not.toContain(parseKey(secret)!.secret);
 
     const db = new Sqlite(join(s.dir, 'atelier.sqlite'), { readonly: true });
     const row = db.prepare('SELECT * FROM api_keys WHERE key_id = ?').get(apiKey.id) as Record<string, unknown>;
@@ -232,7 +233,7 @@ describe('revocation', () => {
     const env = { DATABASE_URL: `sqlite:${join(s.dir, 'atelier.sqlite')}` };
     expect(await runKeysCli(['create', '--name', 'from-cli', '--scope', 'read'], env, io)).toBe(0);
     const token = out[0];
-    const keyId = token.split('_')[1];
+    const keyId = parseKey(token)!.keyId;
     const ws = liveWs(token);
     await waitFor(() => s.app.sessions.count(keyId) === 1, 5000, 'the subscription');
     expect(await runKeysCli(['revoke', 'from-cli'], env, io)).toBe(0);

@@ -9,6 +9,7 @@ import { runKeysCli } from '../src/auth/keys-cli';
 import type { DatabaseConfig } from '../src/config';
 import { openDatabase } from '../src/db/data-source';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl } from './helpers/postgres';
+import { parseKey } from '../src/auth/key-material';
 
 const dir = mkdtempSync(join(tmpdir(), 'atelier-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,7 +32,7 @@ describe('npm run keys', () => {
 
   it('lists keys without secrets or hashes, as a table or JSON', async () => {
     const made = await cli('create', '--name', 'reader', '--scope', 'read');
-    const secret = made.out[0].split('_')[2];
+    const secret = parseKey(made.out[0])!.secret;
     const table = await cli('list');
     expect(table.code).toBe(0);
     expect(table.out[0]).toBe('ID\tNAME\tSCOPE\tCREATED\tLAST USED\tREVOKED');
@@ -46,7 +47,7 @@ describe('npm run keys', () => {
 
   it('revokes by name, by id or by the whole key; an unknown one fails with exit code 1', async () => {
     const made = await cli('create', '--name', 'temp', '--scope', 'read');
-    const keyId = made.out[0].split('_')[1];
+    const keyId = parseKey(made.out[0])!.keyId;
     expect((await cli('revoke', 'temp')).code).toBe(0);
     const listed = JSON.parse((await cli('list', '--json')).out[0]).find((k: { keyId: string }) => k.keyId === keyId);
     expect(listed.revokedAt).not.toBeNull();

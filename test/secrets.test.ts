@@ -9,6 +9,7 @@ import { CreateRun, ListRuns } from './operations';
 import { bearer, startServer, type TestServer } from './helpers/server';
 import { trackedRun } from './helpers/run-input';
 import { via, viaHttp } from './helpers/transports';
+import { parseKey } from '../src/auth/key-material';
 
 const OPENAI = 'sk-proj-AbCdEf0123456789AbCdEf0123456789';
 const FAKE_ATELIER = `atl_0123456789abcdef_${'Q'.repeat(43)}`;
@@ -104,7 +105,7 @@ describe('logs', () => {
       await viaHttp(s.url, '{ runs(first: 1) { totalCount } }', {}, bearer(key));
       expect(lines.length).toBeGreaterThan(0);
       const all = lines.join('\n');
-      expect(all).not.toContain(key.split('_')[2]);
+      expect(all).not.toContain(parseKey(key)!.secret);
       expect(all).not.toContain(FAKE_ATELIER);
     } finally {
       spies.forEach((spy) => spy.mockRestore());
