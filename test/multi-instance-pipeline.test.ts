@@ -35,8 +35,9 @@ describe.skipIf(Boolean(missing))(`several instances and backends${missing ? ` [
   let instances: ServerProcess[] = [];
 
   beforeAll(async () => {
-    sims = await startSims({ gradientStepMs: 60 });
-    h100 = await startArtBackendSim({ inferenceUrl: sims.openai.url, inferenceApiKey: PROVIDER_KEY, gradientStepMs: 60 });
+    // Runs last a second or two each, so there is time to find and kill an instance mid-run even on a loaded machine.
+    sims = await startSims({ gradientStepMs: 250 });
+    h100 = await startArtBackendSim({ inferenceUrl: sims.openai.url, inferenceApiKey: PROVIDER_KEY, gradientStepMs: 250 });
     sims.openai.faults.setLatency(20, 'rollout');
   });
   afterAll(async () => {
@@ -173,7 +174,7 @@ describe.skipIf(Boolean(missing))(`several instances and backends${missing ? ` [
       expect(sims.art.completedSteps('handover', run.trainedModelName!)).toEqual([0, 1]);
       expect(run.trajectories.totalCount).toBe(8);
     } finally {
-      sims.art.setGradientStepMs(60);
+      sims.art.setGradientStepMs(250);
     }
   }, 120_000);
 });
