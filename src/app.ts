@@ -49,7 +49,7 @@ export interface App {
   readonly sessions: LiveSessions;
 }
 
-function buildServices(config: Config, db: Database, events: EventBus, logger: Logger): Services {
+function buildServices(config: Config, db: Database, events: EventBus, logger: Logger, redactor: Redactor): Services {
   const metricsRepo = new MetricsRepo(db.reader);
   const core = {
     config,
@@ -62,7 +62,7 @@ function buildServices(config: Config, db: Database, events: EventBus, logger: L
     metricsRepo,
     metrics: new MetricsService(db, metricsRepo, events),
   };
-  const pipelineDeps = createPipelineDeps(config, core, logger);
+  const pipelineDeps = createPipelineDeps(config, core, logger, redactor);
   return { ...core, pipelineDeps, pipeline: new PipelineRunner(pipelineDeps, db) };
 }
 
@@ -124,7 +124,7 @@ export async function createApp(config: Config): Promise<App> {
     await db.close();
     throw new Error(`REDIS_URL: cannot reach Redis (${err instanceof Error ? err.message : err})`);
   }
-  const services = buildServices(config, db, events, logger);
+  const services = buildServices(config, db, events, logger, redactor);
 
   // Who may do what (src/auth/): keys are required unless the policy says Atelier runs open.
   const loopback = isLoopbackHost(config.host);

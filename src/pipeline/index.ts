@@ -9,22 +9,31 @@ import type { RunsRepo } from '../runs/runs.repo';
 import type { RunsService } from '../runs/runs.service';
 import type { TrajectoriesRepo } from '../trajectories/trajectories.repo';
 import type { TrajectoriesService } from '../trajectories/trajectories.service';
+import type { Redactor } from '../security/redact';
 import type { PipelineDeps } from './deps';
 
 export function createPipelineDeps(
   config: Config,
   services: { runs: RunsService; runsRepo: RunsRepo; trajectories: TrajectoriesService; trajectoriesRepo: TrajectoriesRepo; metrics: MetricsService; events: EventBus },
   logger: Logger,
+  /** The app's redactor: provider keys and anything shaped like a credential. */
+  redactor: Redactor,
 ): PipelineDeps {
   const p = config.pipeline;
   const retry = { attempts: p.retryAttempts, baseDelayMs: p.retryBaseMs };
-  const secrets = () => [p.openaiApiKey].filter((s): s is string => Boolean(s && s.length >= 4));
   return {
-      ...services,
-      config: p,
-      logger,
-      art: (name) => new ArtBackend({ baseUrl: (p.artBackends.find((b) => b.name === name) ?? p.artBackends[0]).url, timeoutMs: p.requestTimeoutMs, prepareTimeoutMs: p.prepareTimeoutMs, streamIdleMs: 2 * p.stallTimeoutMs, retry }),
-      chat: (baseUrl, apiKey, what) => new ChatClient({ baseUrl, apiKey, timeoutMs: p.requestTimeoutMs, retry, what }),
-      redact: (text) => secrets().reduce((t, secret) => t.split(secret).join('[redacted]'), text),
+    ...services,
+    config: p,
+    logger,
+    art: (name) =>
+      new ArtBackend({
+        baseUrl: (p.artBackends.find((b) => b.name === name) ?? p.artBackends[0]).url,
+        timeoutMs: p.requestTimeoutMs,
+        prepareTimeoutMs: p.prepareTimeoutMs,
+        streamIdleMs: 2 * p.stallTimeoutMs,
+        retry,
+      }),
+    chat: (baseUrl, apiKey, what) => new ChatClient({ baseUrl, apiKey, timeoutMs: p.requestTimeoutMs, retry, what }),
+    redact: (text) => redactor.text(text),
   };
 }
