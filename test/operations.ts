@@ -202,6 +202,7 @@ export const PipelineRunDetails = graphql(`
       metrics { totalTrajectories avgReward step epoch trainingLoss }
       taskInputs { step inputText }
       currentBatch { step epoch epochStep items { inputText } }
+      inputBatch(step: 4) { step epoch epochStep items { inputText } }
       statusHistory { from to at reason }
       metricHistory { step epoch totalTrajectories avgReward rewardStd minReward maxReward trainingLoss values { name value } }
       gradientSteps { step gradientStep loss values }

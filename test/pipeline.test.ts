@@ -95,6 +95,14 @@ describe('a whole pipeline run', () => {
       expect(series.every((g) => typeof g.loss === 'number')).toBe(true);
     }
     expect(done.metrics).toMatchObject({ totalTrajectories: 36, step: 5, epoch: 1 });
+    // The batch of the last step, and of any step, as ART's iteration gives it with the run's groupsPerStep.
+    expect(done.currentBatch).toMatchObject({ step: 5, epoch: 1, epochStep: 2 });
+    expect(done.inputBatch).toMatchObject({ step: 4, epoch: 1, epochStep: 1 });
+    for (const batch of [done.currentBatch!, done.inputBatch!]) {
+      expect(batch.items).toHaveLength(2);
+      const stepInputs = new Set((await allTrajectories(s, run.id, batch.step)).map((t) => t.taskInput.inputText));
+      expect(new Set(batch.items.map((i) => i.inputText))).toEqual(stepInputs);
+    }
 
     // Each step trained exactly once by the backend, on the run's model, with the run's learning rate.
     const calls = sims.art.trainCalls.filter((c) => c.name === done.trainedModelName);

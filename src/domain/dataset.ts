@@ -57,3 +57,9 @@ export function* iterateDataset<T>(
     }
   }
 }
+
+/** The batch the iteration gives for one step, or null when the dataset has no such step. */
+export function batchAt<T>(items: readonly T[], opts: { groupsPerStep: number; numEpochs: number; maxSteps?: number | null }, step: number): Batch<T> | null {
+  for (const batch of iterateDataset(items, { ...opts, initialStep: step })) return batch.step === step ? batch : null;
+  return null;
+}

@@ -1,14 +1,14 @@
 // GraphQL for pipeline runs: cancel, test the trained model, and what the pipeline adds to runs
 // and trajectories (the current batch, the trainer's gradient steps, RULER's verdicts).
 import { z } from 'zod';
-import { iterateDataset } from '../domain/dataset';
+import { batchAt } from '../domain/dataset';
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { ErrorInterface } from '../graphql/errors';
 import { parseGlobalIdOf } from '../graphql/global-id';
 import { ProviderError } from '../providers/http';
-import { parseJsonObject, type TrainingRun } from '../runs/run.model';
-import { TrainingInputBatchRef, TrainingRunRef } from '../runs/runs.graphql';
+import type { TrainingRun } from '../runs/run.model';
+import { taskInputFromRow, TrainingInputBatchRef, TrainingRunRef } from '../runs/runs.graphql';
 import { TrajectoryRef } from '../trajectories/trajectories.graphql';
 import { trajectoryFromRow } from '../trajectories/trajectory.model';
 import { pipelineSettingsOf } from './settings';
@@ -34,12 +34,8 @@ builder.objectFields(TrainingRunRef, (t) => ({
     description: "The batch of ART's dataset iteration a pipeline run is working on.",
     resolve: async (run, _a, ctx) => {
       if (run.currentStep === null) return null;
-      const items = (await ctx.loaders.taskInputsByRunId.load(run.id)).map((r) => ({ step: r.step, inputText: r.inputText, context: r.context ? parseJsonObject(r.context) : null }));
-      const settings = pipelineSettingsOf(run.config);
-      for (const batch of iterateDataset(items, { groupsPerStep: settings.groupsPerStep, numEpochs: run.numEpochs, maxSteps: run.maxSteps, initialStep: run.currentStep })) {
-        return batch.step === run.currentStep ? batch : null;
-      }
-      return null;
+      const items = (await ctx.loaders.taskInputsByRunId.load(run.id)).map(taskInputFromRow);
+      return batchAt(items, { groupsPerStep: pipelineSettingsOf(run.config).groupsPerStep, numEpochs: run.numEpochs, maxSteps: run.maxSteps }, run.currentStep);
     },
   }),
   gradientSteps: t.field({

@@ -1,6 +1,6 @@
 // GraphQL types and fields for training runs. Thin: parse arguments, call a service or repo, return.
 import { TRAINING_STATUSES, type TrainingStatus } from '../domain/status-machine';
-import { iterateDataset } from '../domain/dataset';
+import { batchAt } from '../domain/dataset';
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
@@ -12,7 +12,7 @@ import type { RunFilter, RunOrderField } from './runs.repo';
 import { runFromRow } from './run.model';
 import type { TaskInputRow } from '../db/entities';
 import { PipelineSettingsInput, RunModeEnum } from '../pipeline/pipeline-settings.graphql';
-import { backendOf, checkServerSettings, MissingSettingError } from '../pipeline/settings';
+import { backendOf, checkServerSettings, MissingSettingError, pipelineSettingsOf } from '../pipeline/settings';
 
 export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
   description: 'Where a run is in its lifecycle: PENDING → GENERATING → COLLECTING → SCORING → TRAINING → (COLLECTING …) → COMPLETED; FAILED or CANCELLED from any non-final state.',
@@ -72,7 +72,7 @@ export const StatusTransitionRef = builder
     }),
   });
 
-function taskInputFromRow(r: TaskInputRow): TaskInputShape {
+export function taskInputFromRow(r: TaskInputRow): TaskInputShape {
   return { step: r.step, inputText: r.inputText, context: r.context ? parseJsonObject(r.context) : null };
 }
 
@@ -120,16 +120,12 @@ builder.node(TrainingRunRef, {
       description: "The batch ART's dataset iteration gives for a step, over this run's taskInputs.",
       args: {
         step: t.arg.int({ required: true, validate: { schema: runRules.maxSteps.min(0) } }),
-        groupsPerStep: t.arg.int({ description: "Defaults to the run's config.groupsPerStep, else 2.", validate: { schema: runRules.rolloutsPerGroup } }),
+        groupsPerStep: t.arg.int({ description: "Defaults to the run's pipeline setting (2 unless set).", validate: { schema: runRules.rolloutsPerGroup } }),
       },
       resolve: async (r, args, ctx) => {
         const items = (await ctx.loaders.taskInputsByRunId.load(r.id)).map(taskInputFromRow);
-        const groups = args.groupsPerStep ?? (typeof r.config.groupsPerStep === 'number' ? r.config.groupsPerStep : 2);
-        if (items.length === 0) return null;
-        for (const batch of iterateDataset(items, { groupsPerStep: groups, numEpochs: r.numEpochs, maxSteps: r.maxSteps, initialStep: args.step })) {
-          return batch.step === args.step ? batch : null;
-        }
-        return null;
+        const groupsPerStep = args.groupsPerStep ?? pipelineSettingsOf(r.config).groupsPerStep;
+        return batchAt(items, { groupsPerStep, numEpochs: r.numEpochs, maxSteps: r.maxSteps }, args.step);
       },
     }),
   }),
