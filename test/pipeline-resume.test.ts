@@ -53,6 +53,7 @@ describe('resume after SIGKILL', () => {
       expect(sims.art.completedSteps('resume', done.trainedModelName!)).toEqual([0, 1, 2, 3, 4, 5]);
       expect(done.metricHistory.map((p) => p.step)).toEqual([0, 1, 2, 3, 4, 5]);
       expect(done.metricHistory.every((p) => p.totalTrajectories === 6)).toBe(true);
+      expect(done.metricHistory.map((p) => p.values.find((v) => v.name === 'groups')?.value)).toEqual([2, 2, 2, 2, 2, 2]);
 
       // Exactly items × rollouts per step: the interrupted step was redone cleanly, not duplicated.
       expect(done.trajectories.totalCount).toBe(36);

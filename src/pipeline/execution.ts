@@ -289,12 +289,8 @@ export class RunExecution {
 
   /** Trains the step; after a broken stream, asks the backend whether the step was trained before trying again. */
   private async train(art: ArtBackend, model: TrainableModel, run: TrainingRun, step: number, backendStep: number): Promise<Record<string, number>[]> {
-    const groups = groupsOf(await this.deps.trajectoriesRepo.forStep(run.id, step))
-      .map((g) => g.scorable.filter((t) => t.reward !== null && t.choice))
-      .filter((g) => g.length >= 2);
+    const groups = await this.trainingGroups(step);
     const payload: ArtTrajectoryGroup[] = groups.map((g) => ({ trajectories: g.map(toArtTrajectory), metadata: {}, exceptions: [] }));
-    const trainable = groups.filter((g) => new Set(g.map((t) => t.reward)).size > 1).length;
-    this.trainable = { groups: groups.length, trainable };
     const attempts = this.deps.config.retryAttempts;
     for (let attempt = 1; ; attempt++) {
       const lines: Record<string, number>[] = [];
@@ -319,7 +315,12 @@ export class RunExecution {
     }
   }
 
-  private trainable = { groups: 0, trainable: 0 };
+  /** A step's scored groups of at least two, as sent to the trainer (read from what is stored, so a resumed step counts right). */
+  private async trainingGroups(step: number): Promise<TrajectoryRow[][]> {
+    return groupsOf(await this.deps.trajectoriesRepo.forStep(this.runId, step))
+      .map((g) => g.scorable.filter((t) => t.reward !== null && t.choice))
+      .filter((g) => g.length >= 2);
+  }
 
   /** The step's history point: reward statistics come from the stored (scored) trajectories. */
   private async finishStep(step: number, epoch: number, lines: Record<string, number>[]): Promise<void> {
@@ -327,7 +328,10 @@ export class RunExecution {
       const xs = lines.map((l) => l[key]).filter((x): x is number => typeof x === 'number');
       return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
     };
-    const values: Record<string, number> = { groups: this.trainable.groups, trainable_groups: this.trainable.trainable, num_gradient_steps: lines.length };
+    const groups = await this.trainingGroups(step);
+    // A group whose rewards are all equal teaches GRPO nothing: ART skips it.
+    const trainable = groups.filter((g) => new Set(g.map((t) => t.reward)).size > 1).length;
+    const values: Record<string, number> = { groups: groups.length, trainable_groups: trainable, num_gradient_steps: lines.length };
     for (const key of new Set(lines.flatMap((l) => Object.keys(l)))) {
       const m = mean(key);
       if (m !== null && key !== 'loss' && key !== 'num_gradient_steps') values[key] = m;
