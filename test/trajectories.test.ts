@@ -1,7 +1,7 @@
 // Trajectories through the public API: recording (all-or-nothing, idempotent by uuid), reading,
 // filters, and keyset pagination that neither skips nor repeats a row, in every order and direction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetNode, ListRuns, ListTrajectories, RecordTrajectories, RunTrajectoriesWithRun } from './operations';
+import { GetNode, GetRun, ListRuns, ListTrajectories, RecordTrajectories, RunTrajectoriesWithRun } from './operations';
 import type { TrajectoryOrder } from './gql/graphql';
 import { createRun, recordTrajectories, trajectory } from './helpers/fixtures';
 import { startServer, type TestServer } from './helpers/server';
@@ -81,10 +81,12 @@ describe('recordTrajectories', () => {
 
   it('keeps the metrics snapshot total in step with what is stored', async () => {
     const run = await createRun(s);
-    await recordTrajectories(s, run.id, [trajectory(0, 0.1), trajectory(0, 0.2)]);
-    const runs = await s.gql(ListRuns, { first: 100 });
-    const [mine] = runs.runs.edges.filter((e) => e.node.id === run.id);
-    expect(mine.node.metrics).toMatchObject({ step: 0 });
+    const first = [trajectory(0, 0.1), trajectory(0, 0.2)];
+    await recordTrajectories(s, run.id, first);
+    expect((await s.gql(GetRun, { id: run.id })).run?.metrics).toMatchObject({ totalTrajectories: 2, step: 0 });
+    // Duplicates are not counted twice.
+    await recordTrajectories(s, run.id, [...first, trajectory(1, 0.3)]);
+    expect((await s.gql(GetRun, { id: run.id })).run?.metrics).toMatchObject({ totalTrajectories: 3 });
   });
 });
 
