@@ -4,13 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/data-source';
 import { nowStored } from '../db/timestamps';
-import { MetricPointEntity, StatusTransitionEntity, TaskInputEntity, TrainingRunEntity, TrajectoryEntity, type StatusTransitionRow, type TrainingRunRow } from '../db/entities';
+import { GradientStepEntity, MetricPointEntity, StatusTransitionEntity, TaskInputEntity, TrainingRunEntity, TrajectoryEntity, type StatusTransitionRow, type TrainingRunRow } from '../db/entities';
 import type { WriteTx } from '../db/write-queue';
 import { isFinal, planTransition, type TrainingStatus } from '../domain/status-machine';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { runFromRow, type RunMode, type TrainingRun } from './run.model';
-import { lockRun } from './runs.repo';
 import { lockGuarded, type WriteGuard } from './write-guard';
 
 export interface CreateRunInput {
@@ -138,12 +137,11 @@ export class RunsService {
   /** Deletes a run in a final state with everything recorded for it. */
   async delete(runId: number): Promise<TrainingRun> {
     return this.db.writes.run(async (tx) => {
-      const row = await lockRun(tx.em, this.db.kind, runId);
-      if (!row) throw new NotFoundError('TrainingRun', String(runId));
+      const row = await lockGuarded(tx.em, this.db.kind, runId);
       if (!isFinal(row.status as TrainingStatus)) {
         throw new ConflictError(`run ${row.uuid} is ${row.status.toUpperCase()}; only a COMPLETED, FAILED or CANCELLED run can be deleted`);
       }
-      for (const entity of [TrajectoryEntity, MetricPointEntity, TaskInputEntity, StatusTransitionEntity]) {
+      for (const entity of [TrajectoryEntity, MetricPointEntity, GradientStepEntity, TaskInputEntity, StatusTransitionEntity]) {
         await tx.em.getRepository(entity).delete({ runId: row.id });
       }
       await tx.em.getRepository(TrainingRunEntity).delete({ id: row.id });
