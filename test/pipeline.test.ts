@@ -3,7 +3,8 @@
 // requests as ART builds them; cancel mid-collection and mid-training; retries; permanent failure;
 // hang detection; testTrainedModel; and the settings a pipeline run needs.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CancelRun, CreatePipelineRun, FleetRun, OnRunStatus, PipelineRunDetails, StepTrajectories, TestModel } from './operations';
+import { CancelRun, CreatePipelineRun, FleetRun, OnProgress, OnRunStatus, PipelineRunDetails, StepTrajectories, TestModel } from './operations';
+import type { OnProgressSubscription } from './gql/graphql';
 import { startSims, startPipelineServer, PROVIDER_KEY, type Sims } from './helpers/pipeline';
 import { startServer, type TestServer } from './helpers/server';
 import { subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
@@ -169,6 +170,27 @@ describe('a whole pipeline run', () => {
     } finally {
       sims.openai.setResponder('judge', null);
     }
+  }, 60_000);
+
+  it('pushes runProgress through each stage of a step', async () => {
+    sims.openai.faults.setLatency(100, 'rollout');
+    sims.art.setGradientStepMs(100);
+    const run = await create(s, { projectName: 'progress', numEpochs: 1, maxSteps: 2 }, { maxConcurrentRollouts: 2 });
+    const client = wsClient(s.url);
+    const progress = subscribe(client, OnProgress, { runId: run.id });
+    const seen: OnProgressSubscription['runProgress'][] = [];
+    // Read until the last step's training has streamed a gradient step.
+    while (!seen.some((p) => p.step === 1 && p.gradientStepsDone > 0)) seen.push(...(await take(progress, 1, 20_000)).map((e) => e.runProgress));
+    await client.dispose();
+    await waitStatus(s, run.id, ['COMPLETED']);
+    expect(seen.every((p) => p.run.id === run.id && p.totalSteps === 2 && p.rolloutsTotal === 6)).toBe(true);
+    const last = seen.filter((p) => p.step === 1);
+    // Rollouts counted one by one, then every judge call, then the trainer's gradient steps.
+    const rollouts = last.map((p) => p.rolloutsDone);
+    expect(rollouts).toEqual([...rollouts].sort((a, b) => a - b));
+    expect(rollouts).toContain(6);
+    expect(last.some((p) => p.judgeCallsTotal === 2 && p.judgeCallsDone === 2)).toBe(true);
+    expect(last.at(-1)).toMatchObject({ rolloutsDone: 6, judgeCallsDone: 2, gradientStepsDone: 1 });
   }, 60_000);
 
   it('records a failed rollout with its error and drops a group left with fewer than two', async () => {
