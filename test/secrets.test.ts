@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger';
 import { createRedactor, secretsIn } from '../src/security/redact';
-import { isCredentialName } from '../src/security/credentials';
+import { isCredentialName } from '../src/domain/credentials';
 import { CreateRun, ListRuns } from './operations';
 import { bearer, startServer, type TestServer } from './helpers/server';
 import { trackedRun } from './helpers/run-input';

@@ -8,3 +8,10 @@ export function toStoredDate(date: Date): string {
 export function nowStored(): string {
   return toStoredDate(new Date());
 }
+
+/** A stored date back to a Date (NULL stays null). */
+export function parseDate(text: string): Date;
+export function parseDate(text: string | null): Date | null;
+export function parseDate(text: string | null): Date | null {
+  return text === null ? null : new Date(text);
+}

@@ -1,6 +1,6 @@
 // One point of a run's metric history, as the rest of Atelier sees it.
 import type { MetricPointRow } from '../db/entities';
-import { parseDate } from '../runs/run.model';
+import { parseDate } from '../db/timestamps';
 
 export interface MetricPoint {
   runId: number;

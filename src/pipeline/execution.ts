@@ -6,14 +6,15 @@ import { totalSteps, iterateDataset, type Batch } from '../domain/dataset';
 import type { TrainingStatus } from '../domain/status-machine';
 import { ConflictError, IllegalTransitionError, RunNoLongerActiveError } from '../errors';
 import type { TrajectoryRow } from '../db/entities';
-import { parseJsonObject, runFromRow, type TrainingRun } from '../runs/run.model';
+import { parseJsonObject } from '../db/json';
+import { runFromRow, type TrainingRun } from '../runs/run.model';
 import { messagesFromJson } from '../trajectories/trajectory.model';
 import { ArtBackend, type ArtTrajectory, type ArtTrajectoryGroup, type TrainableModel } from '../providers/art-backend';
 import { ChatClient, type ChatChoice, type ChatMessage } from '../providers/chat';
 import { AbortedError, ProviderError } from '../providers/http';
 import { cleanInputs, inputsRequest, systemPromptRequest } from './prompts';
 import { buildJudgeRequest, JudgeAnswerError, parseJudgeAnswer } from './ruler';
-import { pipelineSettingsOf, type PipelineSettings } from './settings';
+import { pipelineSettingsOf, type PipelineSettings } from '../domain/pipeline-settings';
 import { mapLimit, Semaphore } from './concurrency';
 import type { PipelineDeps } from './deps';
 import type { RunProgressEvent } from '../events/topics';
@@ -272,7 +273,7 @@ export class RunExecution {
   }
 
   /** One RULER call; a wrong number of scores is asked again once, as newer ART does. */
-  private async judge(client: ChatClient, model: string, conversations: ChatMessage[][], rubric: string) {
+  private async judge(client: ChatClient, model: string, conversations: ChatMessage[][], rubric: string | null) {
     const request = buildJudgeRequest(model, conversations, rubric);
     for (let attempt = 1; ; attempt++) {
       try {

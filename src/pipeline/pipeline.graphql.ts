@@ -11,7 +11,7 @@ import type { TrainingRun } from '../runs/run.model';
 import { taskInputFromRow, TrainingInputBatchRef, TrainingRunRef } from '../runs/runs.graphql';
 import { TrajectoryRef } from '../trajectories/trajectories.graphql';
 import { trajectoryFromRow } from '../trajectories/trajectory.model';
-import { pipelineSettingsOf } from './settings';
+import { pipelineSettingsOf } from '../domain/pipeline-settings';
 import { testTrainedModel } from './test-model';
 
 const GradientStepRef = builder

@@ -24,7 +24,7 @@ export function commonPrefixLength(trajectories: ChatMessage[][]): number {
   return n;
 }
 
-export function buildJudgeRequest(model: string, trajectories: ChatMessage[][], rubric: string = DEFAULT_RUBRIC): ChatRequest {
+export function buildJudgeRequest(model: string, trajectories: ChatMessage[][], rubric?: string | null): ChatRequest {
   const prefix = commonPrefixLength(trajectories);
   const parts: string[] = [];
   if (prefix > 0) parts.push(`<context>\n${JSON.stringify(trajectories[0].slice(0, prefix))}\n</context>`);
@@ -32,7 +32,7 @@ export function buildJudgeRequest(model: string, trajectories: ChatMessage[][], 
   const system = `All of the trajectories below have been given the same goal. Your job is to consider each of them and give them a score between 0 and 1. Take into consideration your best judgement of the agent's goal.
 
 Grading standards:
-${rubric}`;
+${rubric ?? DEFAULT_RUBRIC}`;
   return {
     model,
     messages: [

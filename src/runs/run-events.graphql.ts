@@ -8,7 +8,7 @@ import type { RunProgressEvent, RunStatusEvent } from '../events/topics';
 import { ReplayThenLive } from '../events/replay';
 import { builder } from '../graphql/builder';
 import { parseGlobalIdOf } from '../graphql/global-id';
-import { parseDate } from './run.model';
+import { parseDate } from '../db/timestamps';
 import { TrainingRunRef, TrainingStatusEnum } from './runs.graphql';
 import type { TrainingStatus } from '../domain/status-machine';
 

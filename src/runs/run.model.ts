@@ -1,17 +1,9 @@
 // A training run as the rest of Atelier sees it, and its conversion to and from the seed's row layout.
 import type { TrainingRunRow } from '../db/entities';
+import { parseJsonObject } from '../db/json';
+import { parseDate } from '../db/timestamps';
 import type { TrainingStatus } from '../domain/status-machine';
-
-/** The seed's TrainingMetrics. */
-export interface TrainingMetrics {
-  totalTrajectories: number;
-  avgReward: number | null;
-  minReward: number | null;
-  maxReward: number | null;
-  trainingLoss: number | null;
-  epoch: number;
-  step: number;
-}
+import type { TrainingMetrics } from '../domain/training-metrics';
 
 export interface TrainingRun {
   id: number;
@@ -41,29 +33,6 @@ export interface TrainingRun {
 }
 
 export type RunMode = 'tracked' | 'pipeline';
-
-export const EMPTY_METRICS: TrainingMetrics = {
-  totalTrajectories: 0,
-  avgReward: null,
-  minReward: null,
-  maxReward: null,
-  trainingLoss: null,
-  epoch: 0,
-  step: 0,
-};
-
-export function parseDate(text: string): Date;
-export function parseDate(text: string | null): Date | null;
-export function parseDate(text: string | null): Date | null {
-  return text === null ? null : new Date(text);
-}
-
-/** JSON text (or NULL, as the seed writes for empty objects) to an object. */
-export function parseJsonObject(text: string | null): Record<string, unknown> {
-  if (!text) return {};
-  const value: unknown = JSON.parse(text);
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
 
 /** The seed serializes TrainingMetrics with snake_case keys (pydantic's model_dump_json). */
 export function metricsToJson(m: TrainingMetrics): string {

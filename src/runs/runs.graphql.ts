@@ -6,13 +6,16 @@ import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
 import { pageWindow, toConnection, type CursorShape } from '../graphql/pagination';
 import type { Context } from '../context';
-import { parseDate, parseJsonObject, type TrainingMetrics, type TrainingRun } from './run.model';
-import { runRules } from './run.input';
+import { parseJsonObject } from '../db/json';
+import { parseDate } from '../db/timestamps';
+import type { TrainingMetrics } from '../domain/training-metrics';
+import type { TrainingRun } from './run.model';
+import { runRules } from './run.rules';
 import type { RunFilter, RunOrderField } from './runs.repo';
 import { runFromRow } from './run.model';
 import type { TaskInputRow } from '../db/entities';
-import { PipelineSettingsInput, RunModeEnum } from '../pipeline/pipeline-settings.graphql';
-import { backendOf, checkServerSettings, MissingSettingError, pipelineSettingsOf } from '../pipeline/settings';
+import { PipelineSettingsInput, RunModeEnum } from './pipeline-settings.graphql';
+import { backendOf, checkServerSettings, MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
 
 export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
   description: 'Where a run is in its lifecycle: PENDING → GENERATING → COLLECTING → SCORING → TRAINING → (COLLECTING …) → COMPLETED; FAILED or CANCELLED from any non-final state.',

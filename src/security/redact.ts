@@ -2,7 +2,7 @@
 // shaped like credentials, and the exact secret values found in the configuration, become
 // [redacted]. Config is never logged whole; if something passes an object, credential-named
 // fields are redacted too.
-import { CREDENTIAL_VALUE_PATTERNS, isCredentialName, URL_CREDENTIALS } from './credentials';
+import { CREDENTIAL_VALUE_PATTERNS, isCredentialName, URL_CREDENTIALS } from '../domain/credentials';
 
 export const REDACTED = '[redacted]';
 

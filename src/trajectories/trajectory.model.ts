@@ -1,6 +1,7 @@
 // A trajectory as the rest of Atelier sees it, and its conversion to and from the seed's row layout.
 import type { TrajectoryRow } from '../db/entities';
-import { parseDate, parseJsonObject } from '../runs/run.model';
+import { parseJsonObject } from '../db/json';
+import { parseDate } from '../db/timestamps';
 
 /** The seed's TaskInput. */
 export interface TaskInput {

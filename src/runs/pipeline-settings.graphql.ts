@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { builder } from '../graphql/builder';
 import { text } from '../graphql/json-rules';
-import { MissingSettingError } from './settings';
+import { MissingSettingError } from '../domain/pipeline-settings';
 import { ErrorInterface } from '../graphql/errors';
 
 export const RunModeEnum = builder.enumType('RunMode', {

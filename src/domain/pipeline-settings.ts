@@ -2,11 +2,11 @@
 // it needs. A run that lacks a required server setting is refused when it is created.
 import type { ArtBackendConfig, PipelineConfig } from '../config';
 import { AtelierError, ValidationError } from '../errors';
-import { DEFAULT_RUBRIC } from './ruler';
 
 export interface PipelineSettings {
   groupsPerStep: number;
-  rubric: string;
+  /** RULER's grading rubric; null: RULER's own default (applied where the judge request is built). */
+  rubric: string | null;
   judgeModel: string | null;
   generatorModel: string | null;
   temperature: number;
@@ -18,7 +18,7 @@ export interface PipelineSettings {
 
 export const PIPELINE_DEFAULTS: PipelineSettings = {
   groupsPerStep: 2,
-  rubric: DEFAULT_RUBRIC,
+  rubric: null,
   judgeModel: null,
   generatorModel: null,
   temperature: 0.7,

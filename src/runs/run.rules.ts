@@ -2,7 +2,7 @@
 // else that creates runs.
 import { z } from 'zod';
 import { jsonObject, text } from '../graphql/json-rules';
-import { credentialPaths } from '../security/credentials';
+import { credentialPaths } from '../domain/credentials';
 
 export const RUN_LIMITS = {
   name: 200,
