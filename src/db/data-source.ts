@@ -15,8 +15,11 @@ import { QueryCounter } from './query-counter';
 import { ensureSqliteTriggers } from './sqlite-triggers';
 import { WriteQueue } from './write-queue';
 
+/** Which database Atelier runs on; a few statements differ between them. */
+export type DbKind = 'sqlite' | 'postgres';
+
 export interface Database {
-  kind: 'sqlite' | 'postgres';
+  kind: DbKind;
   /** Reads: committed data only. */
   reader: DataSource;
   /** Every write goes through here. */

@@ -6,6 +6,9 @@ export type TrainingStatus = (typeof TRAINING_STATUSES)[number];
 
 export const FINAL_STATUSES: ReadonlySet<TrainingStatus> = new Set(['completed', 'failed', 'cancelled']);
 
+/** The statuses of a run being driven: past PENDING, not yet final. */
+export const ACTIVE_STATUSES: ReadonlySet<TrainingStatus> = new Set(['generating', 'collecting', 'scoring', 'training']);
+
 /** The forward path; FAILED and CANCELLED are reachable from every non-final state. */
 const NEXT: Record<TrainingStatus, readonly TrainingStatus[]> = {
   pending: ['generating'],

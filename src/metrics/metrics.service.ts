@@ -3,11 +3,12 @@
 // latest step.
 import type { Database } from '../db/data-source';
 import { nowStored } from '../db/timestamps';
-import { GradientStepEntity, MetricPointEntity, TrainingRunEntity, TrajectoryEntity } from '../db/entities';
+import { GradientStepEntity, MetricPointEntity, TrajectoryEntity } from '../db/entities';
 import { downsample, type Bucket } from '../domain/downsample';
 import { ConflictError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
-import { metricsToJson, type TrainingMetrics } from '../runs/run.model';
+import type { TrainingMetrics } from '../domain/training-metrics';
+import { writeMetricsSnapshot } from '../runs/runs.repo';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { CORE_SERIES, metricPointFromRow, type MetricPoint } from './metric-point.model';
 import { rewardStatsBySteps, type MetricsRepo } from './metrics.repo';
@@ -89,7 +90,7 @@ export class MetricsService {
           epoch: latest.epoch,
           step: latest.step,
         };
-        await tx.em.getRepository(TrainingRunEntity).update({ id: runId }, { metrics: metricsToJson(snapshot), avgReward: snapshot.avgReward });
+        await writeMetricsSnapshot(tx.em, runId, snapshot);
       }
       if (saved.length) tx.afterCommit(() => this.events.publish('metricsRecorded', { runId, steps }));
       return saved.map(metricPointFromRow);

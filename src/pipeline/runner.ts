@@ -4,8 +4,6 @@
 // first. Runs left active by an instance that died are taken over once their leases expire; a
 // graceful stop hands its runs back at once. A cancel makes the run CANCELLED first (so every later
 // write of its execution is refused) and then aborts its calls, here or on whichever instance runs it.
-import { In } from 'typeorm';
-import { TrainingRunEntity } from '../db/entities';
 import type { Database } from '../db/data-source';
 import { isFinal, type TrainingStatus } from '../domain/status-machine';
 import { IllegalTransitionError, NotFoundError } from '../errors';
@@ -16,7 +14,6 @@ import type { PipelineDeps } from './deps';
 import { RunExecution } from './execution';
 import { Leases } from './leases';
 
-const ACTIVE: TrainingStatus[] = ['generating', 'collecting', 'scoring', 'training'];
 const POLL_MS = 1000;
 
 export class PipelineRunner {
@@ -93,12 +90,10 @@ export class PipelineRunner {
 
   /** Runs that may need a driver: active ones whose lease lapsed first, then the oldest PENDING run of each backend. */
   private async candidates(): Promise<TrainingRun[]> {
-    const repo = this.db.reader.getRepository(TrainingRunEntity);
+    const rows = await this.deps.runsRepo.pipelineCandidates(200);
     const now = new Date();
-    const active = (await repo.find({ where: { mode: 'pipeline', status: In(ACTIVE) }, order: { id: 'ASC' } }))
-      .map(runFromRow)
-      .filter((r) => !this.executing.has(r.id) && (!r.leaseExpiresAt || r.leaseExpiresAt < now));
-    const pending = (await repo.find({ where: { mode: 'pipeline', status: 'pending' }, order: { id: 'ASC' }, take: 200 })).map(runFromRow);
+    const active = rows.active.map(runFromRow).filter((r) => !this.executing.has(r.id) && (!r.leaseExpiresAt || r.leaseExpiresAt < now));
+    const pending = rows.pending.map(runFromRow);
     const firstPerBackend = new Map<string, TrainingRun>();
     for (const r of pending) {
       const backend = r.backend ?? this.deps.config.artBackends[0].name;

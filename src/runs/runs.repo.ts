@@ -1,9 +1,17 @@
-// Queries over training runs, their status transitions and task inputs.
+// Every SQL statement on training_runs, with the queries over their status transitions and task
+// inputs. Reads go through RunsRepo (the read connection); writes are functions that take the
+// write transaction's EntityManager, so callers keep their own transaction and write guard.
 import { In, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import type { DbKind } from '../db/data-source';
 import { StatusTransitionEntity, TaskInputEntity, TrainingRunEntity, type StatusTransitionRow, type TaskInputRow, type TrainingRunRow } from '../db/entities';
 import { toStoredDate } from '../db/timestamps';
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
-import type { TrainingStatus } from '../domain/status-machine';
+import { ACTIVE_STATUSES, FINAL_STATUSES, type TrainingStatus } from '../domain/status-machine';
+import { EMPTY_METRICS, type TrainingMetrics } from '../domain/training-metrics';
+import { metricsFromJson, metricsToJson } from './run.model';
+
+const FINAL = [...FINAL_STATUSES];
+const ACTIVE = [...ACTIVE_STATUSES];
 
 export interface RunFilter {
   status?: TrainingStatus[] | null;
@@ -36,7 +44,7 @@ function escapeLike(text: string): string {
 export class RunsRepo {
   constructor(
     private readonly ds: DataSource,
-    private readonly kind: 'sqlite' | 'postgres',
+    private readonly kind: DbKind,
   ) {}
 
   private filtered(filter: RunFilter): SelectQueryBuilder<TrainingRunRow> {
@@ -88,7 +96,7 @@ export class RunsRepo {
       .getRepository(TrainingRunEntity)
       .createQueryBuilder('r')
       .where("r.mode = 'pipeline' AND r.id <> :id", { id: run.id })
-      .andWhere("(r.status IN ('generating', 'collecting', 'scoring', 'training') OR (r.status = 'pending' AND r.id < :id))", { id: run.id });
+      .andWhere("(r.status IN (:...active) OR (r.status = 'pending' AND r.id < :id))", { id: run.id, active: ACTIVE });
     if (run.backend === null) qb.andWhere('r.backend IS NULL');
     else qb.andWhere('r.backend = :backend', { backend: run.backend });
     return qb.getCount();
@@ -108,15 +116,117 @@ export class RunsRepo {
     return rows.map((r) => ({ ...r, id: Number(r.id), runId: Number(r.runId) }));
   }
 
+  /**
+   * Pipeline runs that may need a driver: every active one (oldest first) and the oldest PENDING ones.
+   * Which of them are free to take is decided by the lease claim, not here.
+   */
+  async pipelineCandidates(pendingLimit: number): Promise<{ active: TrainingRunRow[]; pending: TrainingRunRow[] }> {
+    const repo = this.ds.getRepository(TrainingRunEntity);
+    const active = await repo.find({ where: { mode: 'pipeline', status: In(ACTIVE) }, order: { id: 'ASC' } });
+    const pending = await repo.find({ where: { mode: 'pipeline', status: 'pending' }, order: { id: 'ASC' }, take: pendingLimit });
+    return { active, pending };
+  }
+
   async taskInputsForRuns(runIds: readonly number[]): Promise<TaskInputRow[]> {
     if (runIds.length === 0) return [];
     return this.ds.getRepository(TaskInputEntity).find({ where: { runId: In([...runIds]) }, order: { runId: 'ASC', position: 'ASC' } });
   }
 }
 
+// ---- writes, inside a write transaction ----
+
 /** Reads a run inside a write transaction, locking its row on PostgreSQL so transitions of one run serialize. */
-export async function lockRun(em: EntityManager, kind: 'sqlite' | 'postgres', id: number): Promise<TrainingRunRow | null> {
+export async function lockRun(em: EntityManager, kind: DbKind, id: number): Promise<TrainingRunRow | null> {
   const qb = em.getRepository(TrainingRunEntity).createQueryBuilder('r').where('r.id = :id', { id });
   if (kind === 'postgres') qb.setLock('pessimistic_write');
   return qb.getOne();
+}
+
+export function uuidTaken(em: EntityManager, uuid: string): Promise<boolean> {
+  return em.getRepository(TrainingRunEntity).existsBy({ uuid });
+}
+
+export async function insertRun(em: EntityManager, row: Omit<TrainingRunRow, 'id'>): Promise<TrainingRunRow> {
+  const runs = em.getRepository(TrainingRunEntity);
+  return runs.save(runs.create(row));
+}
+
+export type RunChanges = Partial<Omit<TrainingRunRow, 'id' | 'uuid' | 'metrics' | 'avgReward'>>;
+
+export async function updateRun(em: EntityManager, id: number, changes: RunChanges): Promise<void> {
+  if (Object.keys(changes).length > 0) await em.getRepository(TrainingRunEntity).update({ id }, changes);
+}
+
+export async function deleteRun(em: EntityManager, id: number): Promise<void> {
+  await em.getRepository(TrainingRunEntity).delete({ id });
+}
+
+/** Writes the run's `metrics` snapshot (the seed's JSON) and the avg_reward column ordering and filters read. */
+export async function writeMetricsSnapshot(em: EntityManager, runId: number, snapshot: TrainingMetrics): Promise<void> {
+  await em.getRepository(TrainingRunEntity).update({ id: runId }, { metrics: metricsToJson(snapshot), avgReward: snapshot.avgReward });
+}
+
+/** Adds to the snapshot's trajectory total (negative: trajectories removed); a run without a snapshot gets one when adding. */
+export async function addToTrajectoryTotal(em: EntityManager, run: TrainingRunRow, delta: number): Promise<void> {
+  const stored = metricsFromJson(run.metrics);
+  if (!stored && delta < 0) return;
+  const metrics = stored ?? { ...EMPTY_METRICS };
+  metrics.totalTrajectories = Math.max(0, metrics.totalTrajectories + delta);
+  await em.getRepository(TrainingRunEntity).update({ id: run.id }, { metrics: metricsToJson(metrics) });
+}
+
+// ---- leases: exactly one instance drives a pipeline run (see pipeline/leases.ts) ----
+
+export interface LeaseClaim {
+  runId: number;
+  backend: string;
+  owner: string;
+  expiresAt: Date;
+  now: Date;
+}
+
+/**
+ * Claims a run in one conditional UPDATE, atomic on SQLite and PostgreSQL alike: the run is free (no
+ * lease, an expired one, or ours), nobody else drives a run of its backend, and a PENDING run waits
+ * for every active run of its backend and for older PENDING ones. True when this claim took it.
+ */
+export async function claimLease(em: EntityManager, c: LeaseClaim): Promise<boolean> {
+  const now = toStoredDate(c.now);
+  const result = await em
+    .createQueryBuilder()
+    .update(TrainingRunEntity)
+    .set({ leaseOwner: c.owner, leaseExpiresAt: toStoredDate(c.expiresAt), backend: c.backend })
+    .where(`id = :runId AND mode = 'pipeline' AND status NOT IN (:...final)`, { runId: c.runId, final: FINAL })
+    .andWhere('(lease_owner IS NULL OR lease_expires_at < :now OR lease_owner = :owner)', { now, owner: c.owner })
+    .andWhere(
+      `NOT EXISTS (SELECT 1 FROM training_runs o WHERE o.backend = :backend AND o.id <> :runId AND o.status NOT IN (:...final) AND o.lease_owner IS NOT NULL AND o.lease_expires_at >= :now)`,
+      { backend: c.backend },
+    )
+    .andWhere(
+      `(status <> 'pending' OR NOT EXISTS (SELECT 1 FROM training_runs o WHERE o.backend = :backend AND o.mode = 'pipeline' AND o.id <> :runId AND (o.status IN (:...active) OR (o.status = 'pending' AND o.id < :runId))))`,
+      { active: ACTIVE },
+    )
+    .execute();
+  return (result.affected ?? 0) === 1;
+}
+
+/** Extends a lease its owner holds; false when it was lost (expired and taken) or the run has ended. */
+export async function renewLease(em: EntityManager, runId: number, owner: string, expiresAt: Date): Promise<boolean> {
+  const result = await em
+    .createQueryBuilder()
+    .update(TrainingRunEntity)
+    .set({ leaseExpiresAt: toStoredDate(expiresAt) })
+    .where(`id = :runId AND lease_owner = :owner AND status NOT IN (:...final)`, { runId, owner, final: FINAL })
+    .execute();
+  return (result.affected ?? 0) === 1;
+}
+
+/** Gives a lease back (graceful shutdown, or the run ended). */
+export async function releaseLease(em: EntityManager, runId: number, owner: string): Promise<void> {
+  await em.createQueryBuilder().update(TrainingRunEntity).set({ leaseOwner: null, leaseExpiresAt: null }).where('id = :runId AND lease_owner = :owner', { runId, owner }).execute();
+}
+
+/** Voids every lease (SQLite at start: the file's one process died, so nobody holds them). */
+export async function voidLeases(em: EntityManager): Promise<void> {
+  await em.createQueryBuilder().update(TrainingRunEntity).set({ leaseOwner: null, leaseExpiresAt: null }).where('lease_owner IS NOT NULL').execute();
 }

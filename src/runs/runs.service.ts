@@ -4,12 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/data-source';
 import { nowStored } from '../db/timestamps';
-import { GradientStepEntity, MetricPointEntity, StatusTransitionEntity, TaskInputEntity, TrainingRunEntity, TrajectoryEntity, type StatusTransitionRow, type TrainingRunRow } from '../db/entities';
+import { GradientStepEntity, MetricPointEntity, StatusTransitionEntity, TaskInputEntity, TrajectoryEntity, type StatusTransitionRow, type TrainingRunRow } from '../db/entities';
 import type { WriteTx } from '../db/write-queue';
 import { isFinal, planTransition, type TrainingStatus } from '../domain/status-machine';
 import { ConflictError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { runFromRow, type RunMode, type TrainingRun } from './run.model';
+import { deleteRun, insertRun, updateRun, uuidTaken } from './runs.repo';
 import { lockGuarded, type WriteGuard } from './write-guard';
 
 export interface CreateRunInput {
@@ -41,12 +42,10 @@ export class RunsService {
 
   async create(input: CreateRunInput): Promise<TrainingRun> {
     return this.db.writes.run(async (tx) => {
-      const runs = tx.em.getRepository(TrainingRunEntity);
       const uuid = input.uuid ?? randomUUID();
-      if (input.uuid && (await runs.existsBy({ uuid }))) throw new ConflictError(`a run with uuid ${uuid} already exists`);
+      if (input.uuid && (await uuidTaken(tx.em, uuid))) throw new ConflictError(`a run with uuid ${uuid} already exists`);
       const now = nowStored();
-      const row = await runs.save(
-        runs.create({
+      const row = await insertRun(tx.em, {
           uuid,
           status: 'pending',
           modelName: input.modelName,
@@ -72,8 +71,7 @@ export class RunsService {
           backend: input.backend ?? null,
           leaseOwner: null,
           leaseExpiresAt: null,
-        }),
-      );
+      });
       await this.recordTransition(tx, row, null, 'pending', null, now);
       return runFromRow(row);
     });
@@ -96,10 +94,7 @@ export class RunsService {
       if (effects.setsCompletedAt) row.completedAt = now;
       if (effects.setsError) row.error = reason;
       Object.assign(row, changes);
-      await tx.em.getRepository(TrainingRunEntity).update(
-        { id: row.id },
-        { status: row.status, startedAt: row.startedAt, completedAt: row.completedAt, error: row.error, ...changes },
-      );
+      await updateRun(tx.em, row.id, { status: row.status, startedAt: row.startedAt, completedAt: row.completedAt, error: row.error, ...changes });
       await this.recordTransition(tx, row, from, to, reason, now);
       return runFromRow(row);
     });
@@ -122,7 +117,7 @@ export class RunsService {
           })),
         );
       }
-      if (systemPrompt !== null && systemPrompt !== row.systemPrompt) await tx.em.getRepository(TrainingRunEntity).update({ id: runId }, { systemPrompt });
+      if (systemPrompt !== null && systemPrompt !== row.systemPrompt) await updateRun(tx.em, runId, { systemPrompt });
     });
   }
 
@@ -130,7 +125,7 @@ export class RunsService {
   async setCurrentStep(runId: number, step: number, guard: WriteGuard): Promise<void> {
     await this.db.writes.run(async (tx) => {
       await lockGuarded(tx.em, this.db.kind, runId, guard);
-      await tx.em.getRepository(TrainingRunEntity).update({ id: runId }, { currentStep: step });
+      await updateRun(tx.em, runId, { currentStep: step });
     });
   }
 
@@ -144,7 +139,7 @@ export class RunsService {
       for (const entity of [TrajectoryEntity, MetricPointEntity, GradientStepEntity, TaskInputEntity, StatusTransitionEntity]) {
         await tx.em.getRepository(entity).delete({ runId: row.id });
       }
-      await tx.em.getRepository(TrainingRunEntity).delete({ id: row.id });
+      await deleteRun(tx.em, row.id);
       return runFromRow(row);
     });
   }

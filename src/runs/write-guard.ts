@@ -2,6 +2,7 @@
 // (with several instances) this instance still holds the run's lease. Checked inside the write's own
 // transaction, on the locked row, so a cancel or a takeover that commits first always wins.
 import type { EntityManager } from 'typeorm';
+import type { DbKind } from '../db/data-source';
 import type { TrainingRunRow } from '../db/entities';
 import type { TrainingStatus } from '../domain/status-machine';
 import { NotFoundError, RunNoLongerActiveError } from '../errors';
@@ -12,7 +13,7 @@ export interface WriteGuard {
   leaseOwner?: string;
 }
 
-export async function lockGuarded(em: EntityManager, kind: 'sqlite' | 'postgres', runId: number, guard?: WriteGuard): Promise<TrainingRunRow> {
+export async function lockGuarded(em: EntityManager, kind: DbKind, runId: number, guard?: WriteGuard): Promise<TrainingRunRow> {
   const row = await lockRun(em, kind, runId);
   if (!row) throw new NotFoundError('TrainingRun', String(runId));
   if (guard?.statuses && !guard.statuses.includes(row.status as TrainingStatus)) throw new RunNoLongerActiveError(`the run is now ${row.status.toUpperCase()}`);

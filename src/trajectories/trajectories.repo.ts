@@ -2,6 +2,7 @@
 // that recording uses inside its write transaction.
 import type BetterSqlite3 from 'better-sqlite3';
 import { In, type DataSource, type EntityManager, type EntityMetadata, type SelectQueryBuilder } from 'typeorm';
+import type { DbKind } from '../db/data-source';
 import { TrajectoryEntity, type TrajectoryRow } from '../db/entities';
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
 
@@ -89,7 +90,7 @@ function sqliteInsert(em: EntityManager, connection: BetterSqlite3.Database) {
  * its lastInsertRowid: much cheaper than building multi-row INSERTs with the query builder and
  * reading the ids back. PostgreSQL inserts in chunks through the query builder.
  */
-export async function insertTrajectories(em: EntityManager, kind: 'sqlite' | 'postgres', rows: NewTrajectoryRow[]): Promise<number[]> {
+export async function insertTrajectories(em: EntityManager, kind: DbKind, rows: NewTrajectoryRow[]): Promise<number[]> {
   if (kind === 'sqlite') {
     if (!em.queryRunner?.isTransactionActive) throw new Error('insertTrajectories runs inside a write transaction');
     const driver = em.connection.driver;

@@ -4,10 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
 import type { Database } from '../db/data-source';
 import { nowStored } from '../db/timestamps';
-import { TrainingRunEntity, TrajectoryEntity, type TrajectoryRow } from '../db/entities';
+import { TrajectoryEntity, type TrajectoryRow } from '../db/entities';
+import { parseJsonObject } from '../db/json';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
-import { EMPTY_METRICS, metricsFromJson, metricsToJson, parseJsonObject } from '../runs/run.model';
+import { addToTrajectoryTotal } from '../runs/runs.repo';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { messagesToJson, taskInputToJson, type TaskInput, type TrajectoryMessage } from './trajectory.model';
 import { insertTrajectories } from './trajectories.repo';
@@ -105,9 +106,7 @@ export class TrajectoriesService {
       const ids = fresh.length > 0 ? await insertTrajectories(tx.em, this.db.kind, fresh) : [];
 
       if (fresh.length > 0) {
-        const metrics = metricsFromJson(run.metrics) ?? { ...EMPTY_METRICS };
-        metrics.totalTrajectories += fresh.length;
-        await tx.em.getRepository(TrainingRunEntity).update({ id: run.id }, { metrics: metricsToJson(metrics) });
+        await addToTrajectoryTotal(tx.em, run, fresh.length);
         const steps = new Set(fresh.map((r) => r.step));
         const step = steps.size === 1 ? [...steps][0] : null;
         tx.afterCommit(() => this.events.publish('trajectoriesRecorded', { runId, step, count: fresh.length, trajectoryIds: ids }));
@@ -138,11 +137,7 @@ export class TrajectoriesService {
       const removed = await repo.countBy({ runId, step });
       if (removed === 0) return 0;
       await repo.delete({ runId, step });
-      const metrics = metricsFromJson(run.metrics);
-      if (metrics) {
-        metrics.totalTrajectories = Math.max(0, metrics.totalTrajectories - removed);
-        await tx.em.getRepository(TrainingRunEntity).update({ id: run.id }, { metrics: metricsToJson(metrics) });
-      }
+      await addToTrajectoryTotal(tx.em, run, -removed);
       return removed;
     });
   }
