@@ -1,0 +1,44 @@
+// GENERATING: writes the run's system prompt (if it has none) and asks the generator model for its
+// distinct task inputs, then stores both as the run's dataset.
+import type { TrainingRun } from '../../runs/run.model';
+import { ProviderError } from '../../providers/http';
+import { cleanInputs, inputsRequest, systemPromptRequest } from '../prompts';
+import type { StageContext } from './context';
+
+const GENERATION_ATTEMPTS = 5;
+
+export async function generate(ctx: StageContext, run: TrainingRun): Promise<void> {
+  const { deps, settings } = ctx;
+  const existing = await deps.runsRepo.taskInputsForRuns([run.id]);
+  let systemPrompt = run.systemPrompt;
+  const generator = deps.chat(deps.config.openaiBaseUrl!, deps.config.openaiApiKey, 'generator');
+  const generatorModel = settings.generatorModel ?? deps.config.generatorModel!;
+  if (!systemPrompt) {
+    const choice = await generator.complete(systemPromptRequest(generatorModel, run.taskDescription), ctx.signal);
+    systemPrompt = (choice.message.content ?? '').trim() || null;
+    ctx.touch();
+  }
+  if (existing.length >= run.numExamples && run.systemPrompt) return;
+  const inputs: string[] = existing.length >= run.numExamples ? existing.map((e) => e.inputText) : [];
+  const seen = new Set(inputs);
+  for (let attempt = 1; attempt <= GENERATION_ATTEMPTS && inputs.length < run.numExamples; attempt++) {
+    const wanted = run.numExamples - inputs.length;
+    try {
+      const answer = await generator.completeJson(inputsRequest(generatorModel, run.taskDescription, wanted), (v) => v, ctx.signal);
+      for (const text of cleanInputs(answer)) {
+        if (!seen.has(text)) {
+          seen.add(text);
+          inputs.push(text);
+        }
+      }
+    } catch (err) {
+      // A malformed answer costs one attempt; transport failures were already retried.
+      if (!(err instanceof ProviderError) || err.status !== 200 || attempt === GENERATION_ATTEMPTS) throw err;
+    }
+    ctx.touch();
+  }
+  if (inputs.length < run.numExamples) {
+    throw new ProviderError(`the generator gave ${inputs.length} distinct inputs of ${run.numExamples} after ${GENERATION_ATTEMPTS} attempts`, null, false);
+  }
+  await deps.runs.recordDataset(run.id, inputs.slice(0, run.numExamples).map((inputText) => ({ inputText, context: null })), systemPrompt, ctx.guard('generating'));
+}
