@@ -6,27 +6,18 @@ import { GraphQLError, type DocumentNode } from 'graphql';
 import { createYoga, maskError as defaultMaskError, useReadinessCheck, type YogaLogger } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ApiKeysService } from './auth/api-keys.service';
 import { createAuthenticator, type Credentials } from './auth/authenticate';
 import { LiveSessions, useLiveSessions } from './auth/live-sessions';
 import { decideStartup, isLoopbackHost, keysRequired } from './auth/policy';
 import { useScopes } from './auth/use-scopes';
 import type { Config } from './config';
-import { createContext, type Services } from './context';
+import { createContext } from './context';
 import { openDatabase, type Database } from './db/data-source';
 import { AtelierError } from './errors';
 import { createEventBus, type EventBus } from './events/event-bus';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphql/example-operations';
 import { getSchema } from './graphql/index';
 import { createLogger, type Logger } from './logger';
-import { MetricsRepo } from './metrics/metrics.repo';
-import { MetricsService } from './metrics/metrics.service';
-import { createPipelineDeps } from './pipeline';
-import { PipelineRunner } from './pipeline/runner';
-import { RunsRepo } from './runs/runs.repo';
-import { RunsService } from './runs/runs.service';
-import { TrajectoriesRepo } from './trajectories/trajectories.repo';
-import { TrajectoriesService } from './trajectories/trajectories.service';
 import { useCostLimit } from './security/cost';
 import { useDocumentLimits } from './security/document-limits';
 import { useFiniteNumberLiterals } from './security/finite-literals';
@@ -36,6 +27,7 @@ import { useMalformedRequests } from './security/malformed-requests';
 import { publicError, useRedactedErrors } from './security/public-errors';
 import { useMutationRateLimit } from './security/rate-limit';
 import { createRedactor, secretsIn, type Redactor } from './security/redact';
+import { buildServices, type Services } from './services';
 
 export interface App {
   /** Listens on the port (0 picks a free one); resolves to the base URL. */
@@ -47,23 +39,6 @@ export interface App {
   readonly events: EventBus;
   /** Live subscriptions and sockets by API key (revoking a key ends them). */
   readonly sessions: LiveSessions;
-}
-
-function buildServices(config: Config, db: Database, events: EventBus, logger: Logger, redactor: Redactor): Services {
-  const metricsRepo = new MetricsRepo(db.reader);
-  const core = {
-    config,
-    events,
-    apiKeys: new ApiKeysService(db, { lastUsedWriteIntervalMs: config.auth.lastUsedWriteIntervalMs, logger }),
-    runs: new RunsService(db, events),
-    runsRepo: new RunsRepo(db.reader, db.kind),
-    trajectories: new TrajectoriesService(db, events),
-    trajectoriesRepo: new TrajectoriesRepo(db.reader),
-    metricsRepo,
-    metrics: new MetricsService(db, metricsRepo, events),
-  };
-  const pipelineDeps = createPipelineDeps(config, core, logger, redactor);
-  return { ...core, pipelineDeps, pipeline: new PipelineRunner(pipelineDeps, db) };
 }
 
 /** Expected outcomes keep their message and code; everything else is masked. */
