@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphQLError, type DocumentNode } from 'graphql';
-import { createYoga, maskError as defaultMaskError, useReadinessCheck, type YogaLogger } from 'graphql-yoga';
+import { createYoga, useReadinessCheck } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createAuthenticator, type Credentials } from './auth/authenticate';
@@ -13,7 +13,6 @@ import { useScopes } from './auth/use-scopes';
 import type { Config } from './config';
 import { createContext } from './context';
 import { openDatabase, type Database } from './db/data-source';
-import { AtelierError } from './errors';
 import { createEventBus, type EventBus } from './events/event-bus';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphql/example-operations';
 import { getSchema } from './graphql/index';
@@ -22,12 +21,13 @@ import { useCostLimit } from './security/cost';
 import { useDocumentLimits } from './security/document-limits';
 import { useFiniteNumberLiterals } from './security/finite-literals';
 import { corsPolicy, useBrowserGuard, useIntrospection, verifyUpgrade } from './security/http-exposure';
-import { limitError } from './security/limit-error';
+import { maskError } from './security/mask-errors';
 import { useMalformedRequests } from './security/malformed-requests';
 import { publicError, useRedactedErrors } from './security/public-errors';
 import { useMutationRateLimit } from './security/rate-limit';
 import { createRedactor, secretsIn, type Redactor } from './security/redact';
 import { buildServices, type Services } from './services';
+import { yogaLogger } from './server/yoga-logger';
 
 export interface App {
   /** Listens on the port (0 picks a free one); resolves to the base URL. */
@@ -41,45 +41,9 @@ export interface App {
   readonly sessions: LiveSessions;
 }
 
-/** Expected outcomes keep their message and code; everything else is masked. */
-function maskError(logger: Logger, maxBodyBytes: number) {
-  return (error: unknown, message: string, isDev?: boolean) => {
-    if (error instanceof GraphQLError && error.extensions?.code === 'REQUEST_ENTITY_TOO_LARGE') {
-      return limitError('maxBodyBytes', `the request body is larger than the limit of ${maxBodyBytes} bytes`, { max: maxBodyBytes }, 413);
-    }
-    const original = error instanceof GraphQLError ? error.originalError : error;
-    if (original instanceof AtelierError) {
-      return new GraphQLError(original.message, {
-        nodes: error instanceof GraphQLError ? error.nodes : undefined,
-        path: error instanceof GraphQLError ? error.path : undefined,
-        extensions: { code: original.code, ...(original.code === 'BAD_USER_INPUT' ? { issues: (original as { issues?: unknown }).issues } : {}) },
-      });
-    }
-    if (!isClientError(error)) logger.error('unexpected error while executing an operation', original);
-    return defaultMaskError(error, message, isDev);
-  };
-}
-
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
-}
-
-/** Whether an error is the client's doing (bad input, a refused request) rather than Atelier's. */
-function isClientError(error: unknown): boolean {
-  let origin = error;
-  while (origin instanceof GraphQLError && origin.originalError) origin = origin.originalError;
-  return origin instanceof GraphQLError || origin instanceof AtelierError;
-}
-
-/** Yoga's own log lines go through Atelier's (redacting) logger; clients' mistakes are not errors of ours. */
-function yogaLogger(logger: Logger): YogaLogger {
-  const adapt = (log: Logger['info']) => (...args: unknown[]) => {
-    const error = args.find((a) => a instanceof Error);
-    const text = args.filter((a) => !(a instanceof Error)).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
-    (error && isClientError(error) ? logger.debug : log)(text || 'refused a request', error);
-  };
-  return { debug: adapt(logger.debug), info: adapt(logger.info), warn: adapt(logger.warn), error: adapt(logger.error) };
 }
 
 /** The Node request behind a yoga context: HTTP's `req`, or the upgrade request of a WebSocket. */
