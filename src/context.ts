@@ -1,34 +1,10 @@
 // The per-request context: the app's services and fresh dataloaders, so that a page of rows
 // resolves its related rows with one query per level, never one per row.
 import DataLoader from 'dataloader';
-import type { ApiKeysService } from './auth/api-keys.service';
 import type { Viewer } from './auth/viewer';
 import type { StatusTransitionRow, TaskInputRow, TrajectoryRow } from './db/entities';
-import type { Config } from './config';
-import type { EventBus } from './events/event-bus';
-import type { PipelineDeps } from './pipeline/deps';
-import type { PipelineRunner } from './pipeline/runner';
-import type { MetricsRepo } from './metrics/metrics.repo';
-import type { MetricsService } from './metrics/metrics.service';
 import { runFromRow, type TrainingRun } from './runs/run.model';
-import type { RunsRepo } from './runs/runs.repo';
-import type { RunsService } from './runs/runs.service';
-import type { TrajectoriesRepo } from './trajectories/trajectories.repo';
-import type { TrajectoriesService } from './trajectories/trajectories.service';
-
-export interface Services {
-  runs: RunsService;
-  runsRepo: RunsRepo;
-  trajectories: TrajectoriesService;
-  trajectoriesRepo: TrajectoriesRepo;
-  metrics: MetricsService;
-  metricsRepo: MetricsRepo;
-  events: EventBus;
-  pipeline: PipelineRunner;
-  pipelineDeps: PipelineDeps;
-  config: Config;
-  apiKeys: ApiKeysService;
-}
+import type { Services } from './services';
 
 export interface Loaders {
   runById: DataLoader<number, TrainingRun | null>;

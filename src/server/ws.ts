@@ -1,0 +1,121 @@
+// GraphQL over WebSocket (graphql-ws) on the HTTP server's /graphql path: each operation runs
+// through yoga's envelop, so it gets the same context, limits and error handling as HTTP.
+import type { IncomingMessage, Server } from 'node:http';
+import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Authenticate } from '../auth/authenticate';
+import type { LiveSessions } from '../auth/live-sessions';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { verifyUpgrade } from '../security/http-exposure';
+import { publicError } from '../security/public-errors';
+import type { Redactor } from '../security/redact';
+import type { AtelierYoga } from './yoga';
+
+export interface GraphqlWsDeps {
+  server: Server;
+  yoga: Pick<AtelierYoga, 'getEnveloped' | 'graphqlEndpoint'>;
+  config: Config;
+  authenticate: Authenticate;
+  /** Whether Atelier runs without keys right now (upgrades from browsers are allowed more then). */
+  isOpen: () => Promise<boolean>;
+  sessions: LiveSessions;
+  redactor: Redactor;
+  logger: Logger;
+}
+
+export interface GraphqlWs {
+  /** Ends every subscription, drops the sockets and closes the WebSocket server. */
+  dispose(): Promise<void>;
+}
+
+/** Per socket: the upgrade request, the socket, and how to stop tracking it for revocation (a type, not an interface: graphql-ws wants it indexable). */
+type Extra = { request: IncomingMessage; socket: WebSocket; forget?: () => void };
+
+/**
+ * onSubscribe hands each operation its own enveloped execute and subscribe in rootValue (yoga's
+ * recipe for graphql-ws): graphql-ws's execute/subscribe options run those, so the plugins apply.
+ */
+type Enveloped = Pick<ReturnType<AtelierYoga['getEnveloped']>, 'execute' | 'subscribe'>;
+
+function isEnveloped(root: unknown): root is Enveloped {
+  return typeof root === 'object' && root !== null && 'execute' in root && typeof root.execute === 'function' && 'subscribe' in root && typeof root.subscribe === 'function';
+}
+
+function envelopedOf(args: ExecutionArgs): Enveloped {
+  if (isEnveloped(args.rootValue)) return args.rootValue;
+  throw new Error('a graphql-ws operation without the enveloped execute/subscribe that onSubscribe sets');
+}
+
+const asErrors = (err: unknown) => [err instanceof GraphQLError ? err : new GraphQLError(err instanceof Error ? err.message : 'invalid operation')];
+
+export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, sessions, redactor, logger }: GraphqlWsDeps): GraphqlWs {
+  const wsServer = new WebSocketServer({
+    server,
+    path: yoga.graphqlEndpoint,
+    maxPayload: config.limits.maxBodyBytes,
+    verifyClient: verifyUpgrade(config.http.corsOrigins, isOpen),
+  });
+  const wsCleanup = useServer<Record<string, unknown>, Extra>(
+    {
+      isProd: config.production,
+      execute: (args) => envelopedOf(args).execute(args),
+      subscribe: (args) => envelopedOf(args).subscribe(args),
+      onConnect: async (ctx) => {
+        // Acknowledged either way: each operation then gets a GraphQL error naming the problem.
+        const viewer = await authenticate({ connectionParams: ctx.connectionParams, address: ctx.extra.request.socket?.remoteAddress });
+        if (viewer.kind === 'key') ctx.extra.forget = sessions.trackSocket(viewer.key.keyId, viewer.key.name, ctx.extra.socket);
+        return true;
+      },
+      onClose: (ctx) => ctx.extra.forget?.(),
+      onSubscribe: async (ctx, _id, params) => {
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          // Not `request`: yoga would take the upgrade's GET for an HTTP GET and refuse mutations.
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          connectionParams: ctx.connectionParams,
+          params,
+        });
+        // Hostile input answers with errors, never with a closed socket: parse and validate may throw.
+        let document: DocumentNode;
+        try {
+          if (typeof params.query !== 'string') throw new GraphQLError('the subscribe message needs a query string');
+          document = parse(params.query);
+          const errors = validate(schema, document);
+          if (errors.length) return errors;
+        } catch (err) {
+          return asErrors(err);
+        }
+        const variableValues = params.variables && typeof params.variables === 'object' && !Array.isArray(params.variables) ? params.variables : undefined;
+        const rootValue: Enveloped = { execute, subscribe };
+        return {
+          schema,
+          operationName: params.operationName,
+          document,
+          variableValues,
+          contextValue: await contextFactory(),
+          rootValue,
+        };
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((e) => publicError(e, redactor)) } : undefined),
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => publicError(e, redactor)),
+    },
+    wsServer,
+  );
+  // ws closes a socket that breaks the protocol (oversized or malformed frames) by itself, with the
+  // right code; graphql-ws would also print each such error to stderr, which hostile clients could flood.
+  wsServer.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (err) => logger.debug(`WebSocket closed for a protocol error: ${err.message}`));
+  });
+
+  return {
+    async dispose() {
+      await wsCleanup.dispose();
+      for (const client of wsServer.clients) client.terminate();
+      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+    },
+  };
+}

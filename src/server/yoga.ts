@@ -1,0 +1,94 @@
+// The GraphQL server (graphql-yoga): schema, per-request context with its viewer, error masking,
+// GraphiQL, and the plugins that guard every operation, in the order they must run.
+import type { IncomingMessage } from 'node:http';
+import { createYoga, useReadinessCheck } from 'graphql-yoga';
+import type { Authenticate, Credentials } from '../auth/authenticate';
+import { useLiveSessions, type LiveSessions } from '../auth/live-sessions';
+import { useScopes } from '../auth/use-scopes';
+import type { Config } from '../config';
+import { createContext } from '../context';
+import type { Database } from '../db/data-source';
+import type { EventBus } from '../events/event-bus';
+import { GRAPHIQL_DEFAULT_QUERY } from '../graphql/example-operations';
+import { getSchema } from '../graphql/index';
+import type { Logger } from '../logger';
+import { useCostLimit } from '../security/cost';
+import { useDocumentLimits } from '../security/document-limits';
+import { useFiniteNumberLiterals } from '../security/finite-literals';
+import { corsPolicy, useBrowserGuard, useIntrospection } from '../security/http-exposure';
+import { useMalformedRequests } from '../security/malformed-requests';
+import { maskError } from '../security/mask-errors';
+import { useRedactedErrors } from '../security/public-errors';
+import { useMutationRateLimit } from '../security/rate-limit';
+import type { Redactor } from '../security/redact';
+import type { Services } from '../services';
+import { yogaLogger } from './yoga-logger';
+
+export interface YogaDeps {
+  config: Config;
+  services: Services;
+  /** What /ready asks: storage and (when used) Redis. */
+  db: Pick<Database, 'ping'>;
+  events: Pick<EventBus, 'ready'>;
+  authenticate: Authenticate;
+  /** Whether Atelier runs without keys right now (the browser guard allows more then). */
+  isOpen: () => Promise<boolean>;
+  sessions: LiveSessions;
+  redactor: Redactor;
+  logger: Logger;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** The Node request behind a yoga context: HTTP's `req`, or the upgrade request of a WebSocket. */
+function incoming(ctx: { req?: unknown; request?: unknown }): IncomingMessage | undefined {
+  const candidate = (ctx.req ?? ctx.request) as { socket?: unknown } | undefined;
+  return candidate && typeof candidate === 'object' && 'socket' in candidate ? (candidate as IncomingMessage) : undefined;
+}
+
+export function createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, redactor, logger }: YogaDeps) {
+  return createYoga({
+    schema: getSchema(),
+    graphqlEndpoint: '/graphql',
+    healthCheckEndpoint: '/health',
+    landingPage: false,
+    // HTTP and SSE carry credentials in the Authorization header; graphql-ws in connectionParams (see onSubscribe).
+    context: async (ctx: { request?: Request; req?: unknown; connectionParams?: Record<string, unknown> }) => {
+      const credentials: Credentials = {
+        // A graphql-ws upgrade request is Node's IncomingMessage, not a Fetch Request: it authenticates by connectionParams.
+        authorization: typeof ctx.request?.headers?.get === 'function' ? ctx.request.headers.get('authorization') : null,
+        connectionParams: ctx.connectionParams,
+        address: incoming(ctx)?.socket?.remoteAddress,
+      };
+      return createContext(services, await authenticate(credentials));
+    },
+    maskedErrors: { maskError: maskError(logger, config.limits.maxBodyBytes), isDev: false },
+    graphiql: config.http.graphiql ? { title: 'Atelier', defaultQuery: GRAPHIQL_DEFAULT_QUERY, subscriptionsProtocol: 'WS' } : false,
+    // GraphiQL's offline bundle holds about 30 MB of strings once imported: load it when GraphiQL is first opened.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    cors: corsPolicy(config.http.corsOrigins),
+    multipart: false,
+    maxRequestBodySize: config.limits.maxBodyBytes,
+    logging: config.logLevel === 'silent' ? false : yogaLogger(logger),
+    plugins: [
+      // Ready = storage and (when used) Redis answer; a check that hangs counts as not ready.
+      useReadinessCheck({ endpoint: '/ready', check: () => withTimeout(Promise.all([db.ping(), events.ready()]).then((r) => r.every(Boolean)), 2000, false) }),
+      useBrowserGuard(isOpen),
+      useMalformedRequests(),
+      ...useDocumentLimits(config.limits),
+      useFiniteNumberLiterals(),
+      ...useIntrospection(config.http.introspection),
+      // Before anything runs: who (scopes), how much (cost), how often (mutation rate).
+      useScopes(),
+      useCostLimit(config.limits.maxCost),
+      useMutationRateLimit(config.rateLimit),
+      useLiveSessions(sessions),
+      useRedactedErrors(redactor),
+    ],
+  });
+}
+
+export type AtelierYoga = ReturnType<typeof createAtelierYoga>;
