@@ -132,10 +132,13 @@ describe('a whole pipeline run', () => {
     expect(body.model).toBe('sim-judge');
     expect(body.messages[0].content).toMatch(/score between 0 and 1/);
     const user = body.messages[1].content;
-    expect(user).toMatch(/^<context>\n\[\{"role":"system"/);
+    // As ART's ruler.py builds it: Python's json.dumps, the shared prefix once, then "Trajectories:".
+    expect(user).toMatch(/^<context>\n\[\{"role": "system"/);
+    expect(user).toContain('</context>\n\nTrajectories:\n\n<trajectory id="1">');
     expect((user.match(/<trajectory id="\d+">/g) ?? [])).toEqual(['<trajectory id="1">', '<trajectory id="2">', '<trajectory id="3">', '<trajectory id="4">']);
     // The shared prefix (system + user) is sent once, not inside each trajectory.
-    expect(user.split('<trajectory')[1]).toMatch(/^ id="1">\n\[\{"role":"assistant"/);
+    expect(user.split('<trajectory')[1]).toMatch(/^ id="1">\n\[\{"role": "assistant"/);
+    expect(user).toMatch(/Return exactly 4 scores, one for each trajectory_id: 1, 2, 3, 4\.$/);
     expect(body.response_format.type).toBe('json_schema');
 
     const rollout = sims.openai.requests.find((r) => r.kind === 'rollout')!.body as { model: string; logprobs: boolean; temperature: number };
@@ -155,6 +158,11 @@ describe('a whole pipeline run', () => {
     sims.openai.faults.wrongScoreCountNext(1);
     const ok = await create(s, { projectName: 'judge-retry', numEpochs: 1, maxSteps: 1 });
     expect((await waitStatus(s, ok.id, ['COMPLETED', 'FAILED'])).status).toBe('COMPLETED');
+    // The retry carries the bad answer as the judge's turn, then names what was wrong with it.
+    const retry = sims.openai.requests.find((r) => r.kind === 'judge' && (r.body as { messages: unknown[] }).messages.length === 4)!.body as { messages: { role: string; content: string }[] };
+    expect(retry.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(JSON.parse(retry.messages[2].content).scores).toHaveLength(2);
+    expect(retry.messages[3].content).toMatch(/missing trajectory_id 3\b.*Return exactly 3 scores, one for each trajectory_id: 1, 2, 3\./);
 
     sims.openai.setResponder('judge', (req) => {
       const n = (JSON.stringify(req.messages).match(/<trajectory id=/g) ?? []).length;

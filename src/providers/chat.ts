@@ -52,7 +52,7 @@ export class ChatClient {
   }
 
   /** A completion whose content must be JSON matching the caller's parser; the parser throws on a wrong shape. */
-  async completeJson<T>(req: ChatRequest, parse: (value: unknown) => T, signal?: AbortSignal): Promise<T> {
+  async completeJson<T>(req: ChatRequest, parse: (value: unknown, raw: string) => T, signal?: AbortSignal): Promise<T> {
     const choice = await this.complete(req, signal);
     const content = choice.message.content ?? '';
     let value: unknown;
@@ -61,6 +61,6 @@ export class ChatClient {
     } catch {
       throw new ProviderError(`${this.opts.what} (${req.model}): the answer is not valid JSON: ${content.slice(0, 200)}`, 200, false);
     }
-    return parse(value);
+    return parse(value, content);
   }
 }

@@ -4,7 +4,7 @@ import type { ChatClient, ChatMessage } from '../../providers/chat';
 import { ProviderError } from '../../providers/http';
 import { messagesFromJson } from '../../trajectories/trajectory.model';
 import { mapLimit } from '../concurrency';
-import { buildJudgeRequest, JudgeAnswerError, parseJudgeAnswer } from '../ruler';
+import { buildJudgeRequest, JudgeAnswerError, parseJudgeAnswer, retryRequest, scoresForGroup, type JudgePrompt, type JudgeScore } from '../ruler';
 import type { StageContext } from './context';
 import { groupsOf } from './groups';
 
@@ -16,17 +16,16 @@ export async function score(ctx: StageContext, step: number): Promise<void> {
   const judgeClient = deps.chat(deps.config.openaiBaseUrl!, deps.config.openaiApiKey, 'judge');
   const judgeModel = settings.judgeModel ?? deps.config.judgeModel!;
   await mapLimit(groups, settings.maxConcurrentJudgeCalls, async (group) => {
-    const conversations = group.scorable.map((t) => messagesFromJson(t.messages) as ChatMessage[]);
-    // Identical trajectories cannot be ranked against each other: score one absolutely, as ART does.
-    const identical = conversations.every((c) => JSON.stringify(c) === JSON.stringify(conversations[0]));
-    const sent = identical ? conversations.slice(0, 1) : conversations;
-    const scores = await judge(ctx, judgeClient, judgeModel, sent, settings.rubric);
+    const trajectories = group.scorable.map((t) => messagesFromJson(t.messages) as ChatMessage[]);
+    const prompt = buildJudgeRequest(judgeModel, { trajectories }, settings.rubric);
+    const scores = scoresForGroup(prompt, await judge(ctx, judgeClient, judgeModel, prompt), trajectories.length);
     await deps.trajectories.applyScores(
       ctx.runId,
-      group.scorable.map((t, i) => {
-        const s = scores[identical ? 0 : i];
-        return { id: t.id, reward: s.score, metadata: { independent_reward: t.reward, ruler_score: s.score, ruler_explanation: s.explanation } };
-      }),
+      group.scorable.map((t, i) => ({
+        id: t.id,
+        reward: scores[i].score,
+        metadata: { independent_reward: t.reward, ruler_score: scores[i].score, ruler_explanation: scores[i].explanation },
+      })),
       ctx.guard('scoring'),
     );
     ctx.progress.judgeCallsDone++;
@@ -35,14 +34,21 @@ export async function score(ctx: StageContext, step: number): Promise<void> {
   });
 }
 
-/** One RULER call; a wrong number of scores is asked again once, as newer ART does. */
-async function judge(ctx: StageContext, client: ChatClient, model: string, conversations: ChatMessage[][], rubric: string | null) {
-  const request = buildJudgeRequest(model, conversations, rubric);
+/** One RULER call; an answer with wrong, missing or repeated ids is asked again once, with what was wrong. */
+async function judge(ctx: StageContext, client: ChatClient, model: string, prompt: JudgePrompt): Promise<JudgeScore[]> {
+  let request = prompt.request;
   for (let attempt = 1; ; attempt++) {
+    let answer = '';
     try {
-      return await client.completeJson(request, (v) => parseJudgeAnswer(v, conversations.length), ctx.signal);
+      return await client.completeJson(request, (value, raw) => {
+        answer = raw;
+        return parseJudgeAnswer(value, prompt.ids);
+      }, ctx.signal);
     } catch (err) {
-      if (err instanceof JudgeAnswerError && err.retryable && attempt === 1) continue;
+      if (err instanceof JudgeAnswerError && err.retryable && attempt === 1) {
+        request = retryRequest(prompt, answer, err.message.replace(/^the judge returned /, ''));
+        continue;
+      }
       if (err instanceof JudgeAnswerError) throw new ProviderError(`RULER judge (${model}): ${err.message}`, 200, false);
       throw err;
     }
