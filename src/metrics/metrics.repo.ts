@@ -1,7 +1,7 @@
 // Queries over metric history and the reward statistics it is computed from.
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { GradientStepEntity, MetricPointEntity, TrajectoryEntity, type GradientStepRow, type MetricPointRow } from '../db/entities';
-import type { RewardStats } from '../domain/reward-stats';
+import { rewardStats, type RewardStats } from '../domain/reward-stats';
 
 export class MetricsRepo {
   constructor(private readonly ds: DataSource) {}
@@ -26,29 +26,30 @@ export class MetricsRepo {
   }
 }
 
-/** Reward statistics of the stored trajectories of each given step, computed in the database. */
+/**
+ * Reward statistics of the stored trajectories of each given step. The rewards are read and summed
+ * here rather than with SQL's AVG and SUM(r * r), which overflow (Infinity on SQLite, an error on
+ * PostgreSQL) for rewards a script may legitimately report; a step holds a bounded number of rows.
+ */
 export async function rewardStatsBySteps(em: EntityManager, runId: number, steps: number[]): Promise<Map<number, RewardStats>> {
   const out = new Map<number, RewardStats>();
   if (steps.length === 0) return out;
-  const rows: Array<{ step: number; n: string | number; rn: string | number; mean: number | null; lo: number | null; hi: number | null; sq: number | null }> = await em
+  const rows: Array<{ step: number | string; reward: number | string | null }> = await em
     .getRepository(TrajectoryEntity)
     .createQueryBuilder('t')
     .select('t.step', 'step')
-    .addSelect('COUNT(*)', 'n')
-    .addSelect('COUNT(t.reward)', 'rn')
-    .addSelect('AVG(t.reward)', 'mean')
-    .addSelect('MIN(t.reward)', 'lo')
-    .addSelect('MAX(t.reward)', 'hi')
-    .addSelect('SUM(t.reward * t.reward)', 'sq')
+    .addSelect('t.reward', 'reward')
     .where('t.run_id = :runId', { runId })
     .andWhere('t.step IN (:...steps)', { steps })
-    .groupBy('t.step')
     .getRawMany();
+  const bySteps = new Map<number, Array<number | null>>();
   for (const r of rows) {
-    const rn = Number(r.rn);
-    const mean = r.mean === null ? null : Number(r.mean);
-    const std = rn > 0 && mean !== null ? Math.sqrt(Math.max(0, Number(r.sq) / rn - mean * mean)) : null;
-    out.set(Number(r.step), { count: Number(r.n), mean, std, min: r.lo === null ? null : Number(r.lo), max: r.hi === null ? null : Number(r.hi) });
+    const step = Number(r.step);
+    const list = bySteps.get(step) ?? [];
+    list.push(r.reward === null ? null : Number(r.reward));
+    bySteps.set(step, list);
   }
+  // count is every stored trajectory of the step; the statistics are over those with a reward.
+  for (const [step, rewards] of bySteps) out.set(step, { ...rewardStats(rewards), count: rewards.length });
   return out;
 }
