@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateRun, GetRun, ListRuns, ListTrajectories, MetricHistory, RecordMetrics, RecordTrajectories, TransitionRun } from './operations';
 import type { TrainingStatus } from './gql/graphql';
-import { createRun, trajectory } from './helpers/fixtures';
+import { createRun, trajectory } from './helpers/builders';
 import { startServer, type TestServer } from './helpers/server';
 
 let s: TestServer;

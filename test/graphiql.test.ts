@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHIQL_DEFAULT_QUERY } from '../src/graphql/example-operations';
 import { browserAvailability, isExternal, launchBrowser } from './helpers/browser';
-import { createRun } from './helpers/fixtures';
+import { createRun } from './helpers/builders';
 import { startServer, type TestServer } from './helpers/server';
 
 let s: TestServer;

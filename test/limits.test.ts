@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ListRuns, RecordMetrics, RecordTrajectories } from './operations';
-import { createRun, trajectory } from './helpers/fixtures';
+import { createRun, trajectory } from './helpers/builders';
 import { trackedRun } from './helpers/run-input';
 import { bearer, startServer, type TestServer } from './helpers/server';
 import { errorCode, TRANSPORTS, via, viaHttp, viaWs } from './helpers/transports';

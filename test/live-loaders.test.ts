@@ -3,7 +3,7 @@
 // the run as stored when it is delivered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnRunStatus } from './operations';
-import { createRun, transition } from './helpers/fixtures';
+import { createRun, transition } from './helpers/builders';
 import { startServer, type TestServer } from './helpers/server';
 import { subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
 

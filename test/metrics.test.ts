@@ -2,7 +2,7 @@
 // snapshot, duplicates refused, and downsampling that keeps spikes and the final step exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MetricHistory, RecordMetrics } from './operations';
-import { createRun, recordTrajectories, trajectory } from './helpers/fixtures';
+import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { startServer, type TestServer } from './helpers/server';
 
 let s: TestServer;

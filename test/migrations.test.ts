@@ -13,7 +13,7 @@ import type { DatabaseConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db/data-source';
 import { TrainingRunEntity } from '../src/db/entities';
 import { migrations } from '../src/db/migrations';
-import { createRun, recordTrajectories, trajectory, transition } from './helpers/fixtures';
+import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
 import { startServer, type TestServer } from './helpers/server';
 import type { ListTrajectoriesQuery } from './gql/graphql';

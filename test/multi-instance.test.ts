@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnRunStatus, OnTrajectoryCounts } from './operations';
-import { createRun, recordTrajectories, trajectory, transition } from './helpers/fixtures';
+import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { createPostgresDatabase, postgresUrl, POSTGRES_SKIP_REASON, type FreshPostgresDatabase } from './helpers/postgres';
 import { redisUrl, REDIS_SKIP_REASON } from './helpers/redis';
 import { startServer, type TestServer } from './helpers/server';

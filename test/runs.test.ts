@@ -2,7 +2,7 @@
 // machine, deletion, and listing with filters, orderings and keyset pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateRun, DeleteRun, GetNode, GetRun, ListRuns, RecordMetrics, TransitionRun } from './operations';
-import { advanceTo, createRun, recordTrajectories, trajectory, transition } from './helpers/fixtures';
+import { advanceTo, createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { startServer, type TestServer } from './helpers/server';
 
 let s: TestServer;

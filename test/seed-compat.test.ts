@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRun, recordTrajectories, trajectory, transition } from './helpers/fixtures';
+import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { startServer, type TestServer } from './helpers/server';
 import type { GetRunQuery, ListTrajectoriesQuery, ListTrajectoriesQueryVariables } from './gql/graphql';
 import { GetRun, ListRuns, ListTrajectories, RecordMetrics } from './operations';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { print } from 'graphql';
 import { GetRun, OnMetrics, OnProgress, OnRunStatus, OnTrajectories, OnTrajectoryCounts, RecordMetrics } from './operations';
-import { advanceTo, createRun, recordTrajectories, trajectory, transition } from './helpers/fixtures';
+import { advanceTo, createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { startServer, type TestServer } from './helpers/server';
 import { quiet, sseClient, subscribe, subscribeSse, take, waitFor, wsClient } from './helpers/subscriptions';
 

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrajectoryEntity } from '../src/db/entities';
 import { insertTrajectories, type NewTrajectoryRow } from '../src/trajectories/trajectories.repo';
-import { createRun } from './helpers/fixtures';
+import { createRun } from './helpers/builders';
 import { startServer, type TestServer } from './helpers/server';
 
 let s: TestServer;

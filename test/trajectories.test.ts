@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetNode, GetRun, ListRuns, ListTrajectories, RecordTrajectories, RunTrajectoriesWithRun } from './operations';
 import type { TrajectoryOrder } from './gql/graphql';
-import { createRun, recordTrajectories, trajectory } from './helpers/fixtures';
+import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { startServer, type TestServer } from './helpers/server';
 
 let s: TestServer;
