@@ -14,7 +14,6 @@ import { runKeysCli } from '../src/auth/keys-cli';
 import { CreateApiKey, ListApiKeys, OnRunStatus, RevokeApiKey, WhoAmI } from './operations';
 import { tableChecksums } from './helpers/db-checksum';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
-import { trackedRun } from './helpers/run-input';
 import { bearer, startServer, type TestServer } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
 import { errorCode, via, viaHttp, viaSse, type Outcome, type Transport } from './helpers/transports';
@@ -30,7 +29,7 @@ beforeAll(async () => {
   s = await startServer({ keys: { reader: 'read', writer: 'write', admin: 'admin' }, auth: { revocationCheckMs: 150 } });
   const res = await s.gql(
     'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { ... on CreateTrainingRunPayload { run { id } } } }',
-    { input: trackedRun({ modelName: 'm', projectName: 'auth', taskDescription: 't' }) },
+    { input: { mode: 'TRACKED', modelName: 'm', projectName: 'auth', taskDescription: 't' } },
     admin(),
   );
   runId = (res as { createTrainingRun: { run: { id: string } } }).createTrainingRun.run.id;
@@ -45,7 +44,7 @@ const OPERATIONS: Record<Kind, () => { query: string; variables: Record<string, 
   subscription: () => ({ query: print(OnRunStatus), variables: { runId, afterEventId: '0' } }),
   'run mutation': () => ({
     query: 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }',
-    variables: { input: trackedRun({ modelName: 'm', projectName: 'auth', taskDescription: 'made in the scope matrix' }) },
+    variables: { input: { mode: 'TRACKED', modelName: 'm', projectName: 'auth', taskDescription: 'made in the scope matrix' } },
   }),
   'ingestion mutation': () => ({
     query: 'mutation($runId: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $runId, trajectories: $t) { __typename } }',
@@ -288,7 +287,7 @@ describe.skipIf(!postgresUrl)(postgresSuiteTitle('on PostgreSQL'), () => {
 
   it('enforces scopes, makes, uses and revokes keys the same way', async () => {
     const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';
-    const input = { input: trackedRun({ modelName: 'm', projectName: 'pg', taskDescription: 't' }) };
+    const input = { input: { mode: 'TRACKED', modelName: 'm', projectName: 'pg', taskDescription: 't' } };
     expect(errorCode(await via('http', p.url, create, input, p.keys.reader))).toBe('FORBIDDEN');
     expect(errorCode(await via('ws', p.url, create, input, p.keys.admin))).toBeNull();
     const made = await p.gql(CreateApiKey, { name: 'pg-writer', scope: 'WRITE' }, bearer(p.keys.admin));

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ListRuns, RecordMetrics, RecordTrajectories } from './operations';
 import { createRun, trajectory } from './helpers/builders';
-import { trackedRun } from './helpers/run-input';
 import { bearer, startServer, type TestServer } from './helpers/server';
 import { errorCode, TRANSPORTS, via, viaHttp, viaWs } from './helpers/transports';
 
@@ -136,7 +135,7 @@ describe('mutation rate limit', () => {
   afterAll(() => limited?.stop());
 
   const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';
-  const run = (uuid: string) => ({ input: trackedRun({ uuid, modelName: 'm', projectName: 'rate', taskDescription: 't' }) });
+  const run = (uuid: string) => ({ input: { mode: 'TRACKED', uuid, modelName: 'm', projectName: 'rate', taskDescription: 't' } });
 
   it('answers a burst over the limit with 429 and Retry-After, per key, storing nothing for refused calls; queries are not limited', async () => {
     const key = limited.keys.trainer;
@@ -173,7 +172,7 @@ describe('mutation rate limit while open', () => {
 
   it('counts mutations per client address when no key is used', async () => {
     const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';
-    const input = { input: trackedRun({ modelName: 'm', projectName: 'open-rate', taskDescription: 't' }) };
+    const input = { input: { mode: 'TRACKED', modelName: 'm', projectName: 'open-rate', taskDescription: 't' } };
     expect(errorCode(await viaHttp(open.url, create, input))).toBeNull();
     expect(errorCode(await via('ws', open.url, create, input))).toBeNull();
     const third = await viaHttp(open.url, create, input);

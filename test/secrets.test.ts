@@ -7,7 +7,6 @@ import { createRedactor, secretsIn } from '../src/security/redact';
 import { isCredentialName } from '../src/security/credentials';
 import { CreateRun, ListRuns } from './operations';
 import { bearer, startServer, type TestServer } from './helpers/server';
-import { trackedRun } from './helpers/run-input';
 import { via, viaHttp } from './helpers/transports';
 import { parseKey } from '../src/auth/key-material';
 
@@ -30,7 +29,7 @@ describe('run config', () => {
     ['a client secret', { oauth: { client_secret: 'abc' } }, 'input.config.oauth.client_secret'],
   ])('refuses %s, naming where it sits, and stores nothing', async (_name, config, field) => {
     const before = (await s.gql(ListRuns, {})).runs.totalCount;
-    const res = await s.gql(CreateRun, { input: trackedRun({ modelName: 'm', projectName: 'p', taskDescription: 't', config }) });
+    const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', config } });
     expect(res.createTrainingRun.__typename).toBe('ValidationError');
     if (res.createTrainingRun.__typename !== 'ValidationError') return;
     expect(res.createTrainingRun.issues).toContainEqual(expect.objectContaining({ field, rule: 'no_credentials' }));
@@ -40,7 +39,7 @@ describe('run config', () => {
 
   it('accepts training settings that merely mention tokens and keys', async () => {
     const config = { max_tokens: 512, eos_token: '</s>', pad_token_id: 0, tokenizer: 'Qwen', key_metric: 'reward', monkey: 'business', maxTokens: 64 };
-    const res = await s.gql(CreateRun, { input: trackedRun({ modelName: 'm', projectName: 'p', taskDescription: 't', config }) });
+    const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', config } });
     expect(res.createTrainingRun).toMatchObject({ __typename: 'CreateTrainingRunPayload', run: { config } });
   });
 
