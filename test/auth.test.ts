@@ -14,19 +14,18 @@ import { runKeysCli } from '../src/auth/keys-cli';
 import { CreateApiKey, ListApiKeys, OnRunStatus, RevokeApiKey, WhoAmI } from './operations';
 import { tableChecksums } from './helpers/db-checksum';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
-import { bearer, startServer, type TestServer } from './helpers/server';
+import { bearer, useTestServer } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
 import { errorCode, via, viaHttp, viaSse, type Outcome, type Transport } from './helpers/transports';
 import { parseKey } from '../src/auth/key-material';
 
 const FORGED = `atl_0123456789abcdef_${'A'.repeat(43)}`;
 
-let s: TestServer;
+const s = useTestServer({ keys: { reader: 'read', writer: 'write', admin: 'admin' }, auth: { revocationCheckMs: 150 } });
 let runId: string;
 const admin = () => bearer(s.keys.admin);
 
 beforeAll(async () => {
-  s = await startServer({ keys: { reader: 'read', writer: 'write', admin: 'admin' }, auth: { revocationCheckMs: 150 } });
   const res = await s.gql(
     'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { ... on CreateTrainingRunPayload { run { id } } } }',
     { input: { mode: 'TRACKED', modelName: 'm', projectName: 'auth', taskDescription: 't' } },
@@ -34,7 +33,6 @@ beforeAll(async () => {
   );
   runId = (res as { createTrainingRun: { run: { id: string } } }).createTrainingRun.run.id;
 });
-afterAll(() => s?.stop());
 
 type Kind = 'query' | 'subscription' | 'run mutation' | 'ingestion mutation' | 'admin query' | 'admin mutation';
 
@@ -253,11 +251,7 @@ describe('revocation', () => {
 });
 
 describe('open access on loopback', () => {
-  let open: TestServer;
-  beforeAll(async () => {
-    open = await startServer();
-  });
-  afterAll(() => open?.stop());
+  const open = useTestServer();
 
   it('runs open while no key was ever made, still checks a presented key, and requires keys once one is made', async () => {
     expect((await open.gql(WhoAmI)).viewer).toEqual({ authenticated: false, scope: 'ADMIN', keyName: null, openAccess: true });
@@ -275,15 +269,11 @@ describe('open access on loopback', () => {
 
 describe.skipIf(!postgresUrl)(postgresSuiteTitle('on PostgreSQL'), () => {
   let pg: FreshPostgresDatabase;
-  let p: TestServer;
   beforeAll(async () => {
     pg = await createPostgresDatabase();
-    p = await startServer({ databaseUrl: pg.url, keys: { admin: 'admin', reader: 'read' } });
   });
-  afterAll(async () => {
-    await p?.stop();
-    await pg?.drop();
-  });
+  afterAll(() => pg?.drop());
+  const p = useTestServer(() => ({ databaseUrl: pg.url, keys: { admin: 'admin', reader: 'read' } }));
 
   it('enforces scopes, makes, uses and revokes keys the same way', async () => {
     const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';

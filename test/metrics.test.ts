@@ -1,15 +1,11 @@
 // Metric history through the public API: points computed from stored trajectories, the run's
 // snapshot, duplicates refused, and downsampling that keeps spikes and the final step exact.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MetricHistory, RecordMetrics } from './operations';
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
-import { startServer, type TestServer } from './helpers/server';
+import { useTestServer } from './helpers/server';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 describe('recordMetrics', () => {
   it("computes reward statistics from the step's stored trajectories and updates the snapshot", async () => {

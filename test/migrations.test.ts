@@ -15,7 +15,7 @@ import { TrainingRunEntity } from '../src/db/entities';
 import { migrations } from '../src/db/migrations';
 import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
-import { startServer, type TestServer } from './helpers/server';
+import { useTestServer, type TestServer } from './helpers/server';
 import type { ListTrajectoriesQuery } from './gql/graphql';
 import { GetRun, ListRuns, ListTrajectories, RecordMetrics, TransitionRun } from './operations';
 
@@ -298,26 +298,18 @@ async function mainFlow(s: TestServer, kind: Database['kind']) {
 const FLOW = 'serves create → transition → record trajectories → list, with reward pages putting nulls last';
 
 describe('the whole app on SQLite (the reference for the PostgreSQL run)', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s?.stop());
+  const s = useTestServer();
 
   it(FLOW, () => mainFlow(s, 'sqlite'));
 });
 
 describe.skipIf(!postgresUrl)(postgresSuiteTitle('the whole app on PostgreSQL'), () => {
   let fresh: FreshPostgresDatabase;
-  let s: TestServer;
   beforeAll(async () => {
     fresh = await createPostgresDatabase();
-    s = await startServer({ databaseUrl: fresh.url });
   });
-  afterAll(async () => {
-    await s?.stop();
-    await fresh?.drop();
-  });
+  afterAll(() => fresh?.drop());
+  const s = useTestServer(() => ({ databaseUrl: fresh.url }));
 
   it(FLOW, () => mainFlow(s, 'postgres'));
 });

@@ -5,21 +5,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CancelRun, CreatePipelineRun, FleetRun, OnProgress, OnRunStatus, PipelineRunDetails, StepTrajectories, TestModel } from './operations';
 import type { OnProgressSubscription } from './gql/graphql';
-import { startSims, startPipelineServer, PROVIDER_KEY, type Sims } from './helpers/pipeline';
-import { startServer, type TestServer } from './helpers/server';
+import { pipelineConfig, startSims, startPipelineServer, PROVIDER_KEY, type Sims } from './helpers/pipeline';
+import { startServer, useTestServer, type TestServer } from './helpers/server';
 import { subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
 
 let sims: Sims;
-let s: TestServer;
-
 beforeAll(async () => {
   sims = await startSims();
-  s = await startPipelineServer(sims, { maxConcurrentRuns: 4 });
 });
-afterAll(async () => {
-  await s?.stop();
-  await sims?.close();
-});
+afterAll(() => sims?.close());
+const s = useTestServer(() => ({ pipeline: pipelineConfig(sims, { maxConcurrentRuns: 4 }) }));
 afterEach(() => {
   sims.openai.faults.reset();
   sims.art.faults.reset();

@@ -1,15 +1,11 @@
 // Training runs through the public API: creation and its validation, lookup, the status state
 // machine, deletion, and listing with filters, orderings and keyset pages.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CreateRun, DeleteRun, GetNode, GetRun, ListRuns, RecordMetrics, TransitionRun } from './operations';
 import { advanceTo, createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
-import { startServer, type TestServer } from './helpers/server';
+import { useTestServer } from './helpers/server';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 describe('createTrainingRun', () => {
   it('creates a PENDING run with the seed defaults and one creation transition', async () => {

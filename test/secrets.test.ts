@@ -1,12 +1,12 @@
 // Provider keys and Atelier keys never appear in responses, logs, errors or stored run config:
 // run config holding a credential is refused, an error echoing a key says [redacted], and a server
 // logging at debug level while keys come and go writes none of them.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger';
 import { createRedactor, secretsIn } from '../src/security/redact';
 import { isCredentialName } from '../src/security/credentials';
 import { CreateRun, ListRuns } from './operations';
-import { bearer, startServer, type TestServer } from './helpers/server';
+import { bearer, startServer, useTestServer } from './helpers/server';
 import { via, viaHttp } from './helpers/transports';
 import { parseKey } from '../src/auth/key-material';
 
@@ -14,11 +14,7 @@ const OPENAI = 'sk-proj-AbCdEf0123456789AbCdEf0123456789';
 const FAKE_ATELIER = `atl_0123456789abcdef_${'Q'.repeat(43)}`;
 
 describe('run config', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s?.stop());
+  const s = useTestServer();
 
   it.each([
     ['a provider key by name', { openai: { apiKey: 'anything-at-all' } }, 'input.config.openai.apiKey'],
@@ -52,11 +48,7 @@ describe('run config', () => {
 });
 
 describe('errors', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ keys: { admin: 'admin' } });
-  });
-  afterAll(() => s?.stop());
+  const s = useTestServer({ keys: { admin: 'admin' } });
 
   it('redact a key echoed back in an error message, on every transport', async () => {
     for (const transport of ['http', 'sse', 'ws'] as const) {

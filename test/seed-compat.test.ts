@@ -9,9 +9,9 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
-import { startServer, type TestServer } from './helpers/server';
+import { useTestServer, type TestServer } from './helpers/server';
 import type { GetRunQuery, ListTrajectoriesQuery, ListTrajectoriesQueryVariables } from './gql/graphql';
 import { GetRun, ListRuns, ListTrajectories, RecordMetrics } from './operations';
 
@@ -161,14 +161,12 @@ function failures(entries: ReadEntry[]): string {
 }
 
 describe.skipIf(Boolean(SKIP))(SKIP ? `seed compatibility [${SKIP}]` : 'seed compatibility (shared/seed/models.py on Atelier\'s SQLite file)', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let dbFile: string;
   beforeAll(async () => {
-    s = await startServer();
     dbFile = join(s.dir, 'atelier.sqlite');
     expect(existsSync(dbFile)).toBe(true);
   });
-  afterAll(() => s?.stop());
 
   describe('the seed reads the rows Atelier writes (TrainingRun.from_row, TrajectoryRecord.from_row)', () => {
     const runIds: string[] = [];

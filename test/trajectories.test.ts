@@ -1,16 +1,12 @@
 // Trajectories through the public API: recording (all-or-nothing, idempotent by uuid), reading,
 // filters, and keyset pagination that neither skips nor repeats a row, in every order and direction.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GetNode, GetRun, ListRuns, ListTrajectories, RecordTrajectories, RunTrajectoriesWithRun } from './operations';
 import type { TrajectoryOrder } from './gql/graphql';
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
-import { startServer, type TestServer } from './helpers/server';
+import { useTestServer } from './helpers/server';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 async function count(runId: string, filter = {}) {
   return (await s.gql(ListTrajectories, { runId, filter, first: 0 })).trajectories.totalCount;
@@ -191,11 +187,7 @@ describe('keyset pagination', () => {
 });
 
 describe('runs listing', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startServer();
-  });
-  afterAll(() => t?.stop());
+  const t = useTestServer();
 
   it('filters by status, project, model, text, date and reward range, orders both ways, and counts', async () => {
     const made: { id: string; project: string; reward: number | null }[] = [];
