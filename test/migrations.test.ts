@@ -15,6 +15,7 @@ import { TrainingRunEntity } from '../src/db/entities';
 import { migrations } from '../src/db/migrations';
 import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
+import { expectResult } from './helpers/results';
 import { useTestServer, type TestServer } from './helpers/server';
 import type { ListTrajectoriesQuery } from './gql/graphql';
 import { GetRun, ListRuns, ListTrajectories, RecordMetrics, TransitionRun } from './operations';
@@ -266,7 +267,7 @@ async function mainFlow(s: TestServer, kind: Database['kind']) {
 
   // Metrics and the runs list ordered by avgReward, runs without one last.
   const metrics = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 0, epoch: 0, trainingLoss: 0.25 }] });
-  expect(metrics.recordMetrics.__typename).toBe('RecordMetricsPayload');
+  expectResult(metrics.recordMetrics, 'RecordMetricsPayload');
   const other = await createRun(s, { projectName: 'e2e' });
   const runs = await s.gql(ListRuns, { filter: { projectName: 'e2e' }, orderBy: { field: 'AVG_REWARD', direction: 'DESC' }, first: 1 });
   expect(runs.runs.totalCount).toBe(2);

@@ -6,6 +6,7 @@ import { createLogger } from '../src/logger';
 import { createRedactor, secretsIn } from '../src/security/redact';
 import { isCredentialName } from '../src/security/credentials';
 import { CreateRun, ListRuns } from './operations';
+import { expectResult } from './helpers/results';
 import { bearer, startServer, useTestServer } from './helpers/server';
 import { via, viaHttp } from './helpers/transports';
 import { parseKey } from '../src/auth/key-material';
@@ -26,9 +27,7 @@ describe('run config', () => {
   ])('refuses %s, naming where it sits, and stores nothing', async (_name, config, field) => {
     const before = (await s.gql(ListRuns, {})).runs.totalCount;
     const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', config } });
-    expect(res.createTrainingRun.__typename).toBe('ValidationError');
-    if (res.createTrainingRun.__typename !== 'ValidationError') return;
-    expect(res.createTrainingRun.issues).toContainEqual(expect.objectContaining({ field, rule: 'no_credentials' }));
+    expect(expectResult(res.createTrainingRun, 'ValidationError').issues).toContainEqual(expect.objectContaining({ field, rule: 'no_credentials' }));
     expect(JSON.stringify(res)).not.toContain(OPENAI);
     expect((await s.gql(ListRuns, {})).runs.totalCount).toBe(before);
   });
