@@ -11,31 +11,25 @@ import { createClient as createSseClient } from 'graphql-sse';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKeysCli } from '../src/auth/keys-cli';
-import { CreateApiKey, ListApiKeys, OnRunStatus, RevokeApiKey, WhoAmI } from './operations';
+import { CreateApiKey, CreateRun, ListApiKeys, OnRunStatus, RevokeApiKey, WhoAmI } from './operations';
 import { tableChecksums } from './helpers/db-checksum';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
-import { trackedRun } from './helpers/run-input';
-import { bearer, startServer, type TestServer } from './helpers/server';
+import { expectResult } from './helpers/results';
+import { bearer, useTestServer } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
 import { errorCode, via, viaHttp, viaSse, type Outcome, type Transport } from './helpers/transports';
 import { parseKey } from '../src/auth/key-material';
 
 const FORGED = `atl_0123456789abcdef_${'A'.repeat(43)}`;
 
-let s: TestServer;
+const s = useTestServer({ keys: { reader: 'read', writer: 'write', admin: 'admin' }, auth: { revocationCheckMs: 150 } });
 let runId: string;
 const admin = () => bearer(s.keys.admin);
 
 beforeAll(async () => {
-  s = await startServer({ keys: { reader: 'read', writer: 'write', admin: 'admin' }, auth: { revocationCheckMs: 150 } });
-  const res = await s.gql(
-    'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { ... on CreateTrainingRunPayload { run { id } } } }',
-    { input: trackedRun({ modelName: 'm', projectName: 'auth', taskDescription: 't' }) },
-    admin(),
-  );
-  runId = (res as { createTrainingRun: { run: { id: string } } }).createTrainingRun.run.id;
+  const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'auth', taskDescription: 't' } }, admin());
+  runId = expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run.id;
 });
-afterAll(() => s?.stop());
 
 type Kind = 'query' | 'subscription' | 'run mutation' | 'ingestion mutation' | 'admin query' | 'admin mutation';
 
@@ -45,7 +39,7 @@ const OPERATIONS: Record<Kind, () => { query: string; variables: Record<string, 
   subscription: () => ({ query: print(OnRunStatus), variables: { runId, afterEventId: '0' } }),
   'run mutation': () => ({
     query: 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }',
-    variables: { input: trackedRun({ modelName: 'm', projectName: 'auth', taskDescription: 'made in the scope matrix' }) },
+    variables: { input: { mode: 'TRACKED', modelName: 'm', projectName: 'auth', taskDescription: 'made in the scope matrix' } },
   }),
   'ingestion mutation': () => ({
     query: 'mutation($runId: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $runId, trajectories: $t) { __typename } }',
@@ -140,9 +134,7 @@ describe('scopes × operations × transports', () => {
 
 describe('keys', () => {
   it('are made by admins through the API, shown once and stored only as a SHA-256 of the secret', async () => {
-    const made = await s.gql(CreateApiKey, { name: 'ci', scope: 'WRITE' }, admin());
-    if (made.createApiKey.__typename !== 'CreateApiKeyPayload') throw new Error(JSON.stringify(made));
-    const { secret, apiKey } = made.createApiKey;
+    const { secret, apiKey } = expectResult((await s.gql(CreateApiKey, { name: 'ci', scope: 'WRITE' }, admin())).createApiKey, 'CreateApiKeyPayload');
     expect(secret).toMatch(/^atl_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
     expect(apiKey).toMatchObject({ name: 'ci', scope: 'WRITE', lastUsedAt: null, revokedAt: null });
     expect(secret.startsWith(`atl_${apiKey.id}_`)).toBe(true);
@@ -159,20 +151,19 @@ describe('keys', () => {
     expect(JSON.stringify(row)).not.toContain(secretPart);
 
     const again = await s.gql(CreateApiKey, { name: 'ci', scope: 'READ' }, admin());
-    expect(again.createApiKey.__typename).toBe('ConflictError');
+    expectResult(again.createApiKey, 'ConflictError');
     const bad = await s.gql(CreateApiKey, { name: ' bad\nname', scope: 'READ' }, admin());
-    expect(bad.createApiKey.__typename).toBe('ValidationError');
+    expectResult(bad.createApiKey, 'ValidationError');
   });
 
   it('record when they were last used, writing at most once a minute per key', async () => {
-    const made = await s.gql(CreateApiKey, { name: 'usage', scope: 'READ' }, admin());
-    if (made.createApiKey.__typename !== 'CreateApiKeyPayload') throw new Error(JSON.stringify(made));
+    const made = expectResult((await s.gql(CreateApiKey, { name: 'usage', scope: 'READ' }, admin())).createApiKey, 'CreateApiKeyPayload');
     const find = async () => (await s.gql(ListApiKeys, {}, admin())).apiKeys.find((k) => k.name === 'usage')!;
     expect((await find()).lastUsedAt).toBeNull();
-    await s.gql(WhoAmI, {}, bearer(made.createApiKey.secret));
+    await s.gql(WhoAmI, {}, bearer(made.secret));
     await waitFor(async () => (await find()).lastUsedAt !== null, 2000, 'last_used_at');
     const first = (await find()).lastUsedAt;
-    for (let i = 0; i < 5; i++) await s.gql(WhoAmI, {}, bearer(made.createApiKey.secret));
+    for (let i = 0; i < 5; i++) await s.gql(WhoAmI, {}, bearer(made.secret));
     await s.app.db.writes.run(async () => undefined);
     expect((await find()).lastUsedAt).toBe(first);
   });
@@ -180,9 +171,7 @@ describe('keys', () => {
 
 describe('revocation', () => {
   async function makeKey(name: string, scope: 'READ' | 'WRITE' = 'READ') {
-    const made = await s.gql(CreateApiKey, { name, scope }, admin());
-    if (made.createApiKey.__typename !== 'CreateApiKeyPayload') throw new Error(JSON.stringify(made));
-    return made.createApiKey;
+    return expectResult((await s.gql(CreateApiKey, { name, scope }, admin())).createApiKey, 'CreateApiKeyPayload');
   }
 
   function liveWs(token: string) {
@@ -247,55 +236,45 @@ describe('revocation', () => {
 
   it('of an unknown key is a NotFoundError; revoking twice is harmless', async () => {
     const key = await makeKey('twice');
-    expect((await s.gql(RevokeApiKey, { id: key.apiKey.id }, admin())).revokeApiKey.__typename).toBe('RevokeApiKeyPayload');
-    expect((await s.gql(RevokeApiKey, { id: key.apiKey.id }, admin())).revokeApiKey.__typename).toBe('RevokeApiKeyPayload');
-    expect((await s.gql(RevokeApiKey, { id: 'ffffffffffffffff' }, admin())).revokeApiKey.__typename).toBe('NotFoundError');
+    expectResult((await s.gql(RevokeApiKey, { id: key.apiKey.id }, admin())).revokeApiKey, 'RevokeApiKeyPayload');
+    expectResult((await s.gql(RevokeApiKey, { id: key.apiKey.id }, admin())).revokeApiKey, 'RevokeApiKeyPayload');
+    expectResult((await s.gql(RevokeApiKey, { id: 'ffffffffffffffff' }, admin())).revokeApiKey, 'NotFoundError');
   });
 });
 
 describe('open access on loopback', () => {
-  let open: TestServer;
-  beforeAll(async () => {
-    open = await startServer();
-  });
-  afterAll(() => open?.stop());
+  const open = useTestServer();
 
   it('runs open while no key was ever made, still checks a presented key, and requires keys once one is made', async () => {
     expect((await open.gql(WhoAmI)).viewer).toEqual({ authenticated: false, scope: 'ADMIN', keyName: null, openAccess: true });
     expect(errorCode(await viaHttp(open.url, '{ viewer { scope } }', {}, bearer(FORGED)))).toBe('UNAUTHENTICATED');
 
-    const made = await open.gql(CreateApiKey, { name: 'first-admin', scope: 'ADMIN' });
-    if (made.createApiKey.__typename !== 'CreateApiKeyPayload') throw new Error(JSON.stringify(made));
+    const made = expectResult((await open.gql(CreateApiKey, { name: 'first-admin', scope: 'ADMIN' })).createApiKey, 'CreateApiKeyPayload');
 
     for (const transport of ['http', 'sse', 'ws'] as const) {
       expect(errorCode(await via(transport, open.url, '{ runs(first: 1) { totalCount } }'))).toBe('UNAUTHENTICATED');
-      expect(errorCode(await via(transport, open.url, '{ runs(first: 1) { totalCount } }', {}, made.createApiKey.secret))).toBeNull();
+      expect(errorCode(await via(transport, open.url, '{ runs(first: 1) { totalCount } }', {}, made.secret))).toBeNull();
     }
   });
 });
 
 describe.skipIf(!postgresUrl)(postgresSuiteTitle('on PostgreSQL'), () => {
   let pg: FreshPostgresDatabase;
-  let p: TestServer;
   beforeAll(async () => {
     pg = await createPostgresDatabase();
-    p = await startServer({ databaseUrl: pg.url, keys: { admin: 'admin', reader: 'read' } });
   });
-  afterAll(async () => {
-    await p?.stop();
-    await pg?.drop();
-  });
+  afterAll(() => pg?.drop());
+  const p = useTestServer(() => ({ databaseUrl: pg.url, keys: { admin: 'admin', reader: 'read' } }));
 
   it('enforces scopes, makes, uses and revokes keys the same way', async () => {
     const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';
-    const input = { input: trackedRun({ modelName: 'm', projectName: 'pg', taskDescription: 't' }) };
+    const input = { input: { mode: 'TRACKED', modelName: 'm', projectName: 'pg', taskDescription: 't' } };
     expect(errorCode(await via('http', p.url, create, input, p.keys.reader))).toBe('FORBIDDEN');
     expect(errorCode(await via('ws', p.url, create, input, p.keys.admin))).toBeNull();
-    const made = await p.gql(CreateApiKey, { name: 'pg-writer', scope: 'WRITE' }, bearer(p.keys.admin));
-    if (made.createApiKey.__typename !== 'CreateApiKeyPayload') throw new Error(JSON.stringify(made));
-    expect(errorCode(await via('sse', p.url, create, input, made.createApiKey.secret))).toBeNull();
+    const made = expectResult((await p.gql(CreateApiKey, { name: 'pg-writer', scope: 'WRITE' }, bearer(p.keys.admin))).createApiKey, 'CreateApiKeyPayload');
+    expect(errorCode(await via('sse', p.url, create, input, made.secret))).toBeNull();
     await waitFor(async () => (await p.gql(ListApiKeys, {}, bearer(p.keys.admin))).apiKeys.find((k) => k.name === 'pg-writer')?.lastUsedAt != null, 2000, 'last_used_at');
-    await p.gql(RevokeApiKey, { id: made.createApiKey.apiKey.id }, bearer(p.keys.admin));
-    expect(errorCode(await via('http', p.url, create, input, made.createApiKey.secret))).toBe('UNAUTHENTICATED');
+    await p.gql(RevokeApiKey, { id: made.apiKey.id }, bearer(p.keys.admin));
+    expect(errorCode(await via('http', p.url, create, input, made.secret))).toBe('UNAUTHENTICATED');
   });
 });

@@ -1,16 +1,12 @@
 // Hundreds of concurrent mutations of every kind against one server: every acknowledged write is
 // stored, and nothing that was refused or failed left anything behind.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CreateRun, GetRun, ListRuns, ListTrajectories, MetricHistory, RecordMetrics, RecordTrajectories, TransitionRun } from './operations';
 import type { TrainingStatus } from './gql/graphql';
-import { createRun, trajectory } from './helpers/fixtures';
-import { startServer, type TestServer } from './helpers/server';
+import { createRun, trajectory } from './helpers/builders';
+import { useTestServer } from './helpers/server';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 describe('concurrent writes', () => {
   it('stores exactly what was acknowledged', async () => {

@@ -4,16 +4,13 @@
 // stored with finite, correct statistics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MetricHistory, RecordMetrics } from './operations';
-import { createRun, recordTrajectories, trajectory } from './helpers/fixtures';
+import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
-import { startServer, type TestServer } from './helpers/server';
+import { expectResult } from './helpers/results';
+import { useTestServer, type ServerOptions } from './helpers/server';
 
-function suite(open: () => Promise<TestServer>) {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await open();
-  });
-  afterAll(() => s?.stop());
+function suite(options: () => ServerOptions) {
+  const s = useTestServer(options);
 
   it('records a step whose rewards are near the limits of a double, with finite statistics', async () => {
     const run = await createRun(s);
@@ -21,7 +18,7 @@ function suite(open: () => Promise<TestServer>) {
     await recordTrajectories(s, run.id, rewards.map((r) => trajectory(0, r)));
     await recordTrajectories(s, run.id, [trajectory(1, 1e300), trajectory(1, 1e300)]);
     const res = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 0, epoch: 0 }, { step: 1, epoch: 0 }] });
-    expect(res.recordMetrics.__typename).toBe('RecordMetricsPayload');
+    expectResult(res.recordMetrics, 'RecordMetricsPayload');
     const { run: stored } = await s.gql(MetricHistory, { id: run.id });
     const [p0, p1] = stored!.metricHistory;
     expect(p0).toMatchObject({ totalTrajectories: 5, minReward: -1.7e308, maxReward: 1.7e308 });
@@ -34,13 +31,13 @@ function suite(open: () => Promise<TestServer>) {
   });
 }
 
-describe('extreme rewards on SQLite', () => suite(() => startServer()));
+describe('extreme rewards on SQLite', () => suite(() => ({})));
 
 describe.skipIf(!postgresUrl)(postgresSuiteTitle('extreme rewards on PostgreSQL'), () => {
   let db: FreshPostgresDatabase;
-  afterAll(() => db?.drop());
-  suite(async () => {
+  beforeAll(async () => {
     db = await createPostgresDatabase();
-    return startServer({ databaseUrl: db.url });
   });
+  afterAll(() => db?.drop());
+  suite(() => ({ databaseUrl: db.url }));
 });

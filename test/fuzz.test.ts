@@ -14,7 +14,6 @@ import WebSocket from 'ws';
 import { runKeysCli } from '../src/auth/keys-cli';
 import { tableChecksums } from './helpers/db-checksum';
 import { generateCases, type Case, type HttpCase, type RawCase, type Seeded, type WsCase, type WsFrameCase } from './helpers/hostile';
-import { trackedRun } from './helpers/run-input';
 
 const ROOT = join(import.meta.dirname, '..');
 const SEED = 20261130;
@@ -75,8 +74,8 @@ beforeAll(async () => {
   }
 
   const create = 'mutation($i: CreateTrainingRunInput!) { createTrainingRun(input: $i) { ... on CreateTrainingRunPayload { run { id uuid } } } }';
-  const live = (await gql<{ createTrainingRun: { run: { id: string; uuid: string } } }>(create, { i: trackedRun({ modelName: 'seed-model', projectName: 'seeded', taskDescription: 'a seeded live run' }) }, keys.admin)).createTrainingRun.run;
-  const final = (await gql<{ createTrainingRun: { run: { id: string } } }>(create, { i: trackedRun({ modelName: 'seed-model', projectName: 'seeded', taskDescription: 'a seeded final run' }) }, keys.admin)).createTrainingRun.run;
+  const live = (await gql<{ createTrainingRun: { run: { id: string; uuid: string } } }>(create, { i: { mode: 'TRACKED', modelName: 'seed-model', projectName: 'seeded', taskDescription: 'a seeded live run' } }, keys.admin)).createTrainingRun.run;
+  const final = (await gql<{ createTrainingRun: { run: { id: string } } }>(create, { i: { mode: 'TRACKED', modelName: 'seed-model', projectName: 'seeded', taskDescription: 'a seeded final run' } }, keys.admin)).createTrainingRun.run;
   await gql('mutation($id: ID!) { transitionRun(runId: $id, to: CANCELLED, reason: "seeded") { __typename } }', { id: final.id }, keys.writer);
   const trajectoryUuid = crypto.randomUUID();
   await gql(

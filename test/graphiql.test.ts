@@ -4,17 +4,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GRAPHIQL_DEFAULT_QUERY } from '../src/graphql/example-operations';
 import { browserAvailability, isExternal, launchBrowser } from './helpers/browser';
-import { createRun } from './helpers/fixtures';
-import { startServer, type TestServer } from './helpers/server';
+import { createRun } from './helpers/builders';
+import { useTestServer } from './helpers/server';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 /** The src/href of every <script> and <link> tag, ignoring the text inside inline scripts. */
 function resourceUrls(html: string): { tag: string; url: string }[] {

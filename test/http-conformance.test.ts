@@ -1,14 +1,10 @@
 // The HTTP surface as any client sees it: graphql-http's GraphQL-over-HTTP audit suite against the
 // real server, the health and readiness probes, and recovery from a malformed request body.
 import { serverAudits, type AuditResult } from 'graphql-http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { startServer, useTestServer } from './helpers/server';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 

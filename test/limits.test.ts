@@ -3,19 +3,14 @@
 // aliases, tokens, directives and estimated cost; page size; ingestion batch sizes; request body
 // and WebSocket message size; and the per-key mutation rate limit with HTTP 429 and Retry-After.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ListRuns, RecordMetrics, RecordTrajectories } from './operations';
-import { createRun, trajectory } from './helpers/fixtures';
-import { trackedRun } from './helpers/run-input';
-import { bearer, startServer, type TestServer } from './helpers/server';
+import { createRun, trajectory } from './helpers/builders';
+import { bearer, useTestServer } from './helpers/server';
 import { errorCode, TRANSPORTS, via, viaHttp, viaWs } from './helpers/transports';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 function limitOf(result: { errors?: readonly { extensions?: Record<string, unknown> }[] } | undefined) {
   return result?.errors?.[0]?.extensions?.limit;
@@ -87,12 +82,8 @@ describe('ingestion batches', () => {
 });
 
 describe('request size', () => {
-  let small: TestServer;
   const MAX = 64 * 1024;
-  beforeAll(async () => {
-    small = await startServer({ limits: { maxBodyBytes: MAX } });
-  });
-  afterAll(() => small?.stop());
+  const small = useTestServer({ limits: { maxBodyBytes: MAX } });
 
   const bigBody = () => JSON.stringify({ query: 'mutation($t: String!) { createTrainingRun(input: {modelName: "m", projectName: "p", taskDescription: $t}) { __typename } }', variables: { t: 'x'.repeat(MAX) } });
 
@@ -129,14 +120,10 @@ describe('request size', () => {
 });
 
 describe('mutation rate limit', () => {
-  let limited: TestServer;
-  beforeAll(async () => {
-    limited = await startServer({ keys: { trainer: 'write', other: 'write' }, rateLimit: { mutationsPerSecond: 1, burst: 3 } });
-  });
-  afterAll(() => limited?.stop());
+  const limited = useTestServer({ keys: { trainer: 'write', other: 'write' }, rateLimit: { mutationsPerSecond: 1, burst: 3 } });
 
   const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';
-  const run = (uuid: string) => ({ input: trackedRun({ uuid, modelName: 'm', projectName: 'rate', taskDescription: 't' }) });
+  const run = (uuid: string) => ({ input: { mode: 'TRACKED', uuid, modelName: 'm', projectName: 'rate', taskDescription: 't' } });
 
   it('answers a burst over the limit with 429 and Retry-After, per key, storing nothing for refused calls; queries are not limited', async () => {
     const key = limited.keys.trainer;
@@ -165,15 +152,11 @@ describe('mutation rate limit', () => {
 });
 
 describe('mutation rate limit while open', () => {
-  let open: TestServer;
-  beforeAll(async () => {
-    open = await startServer({ rateLimit: { mutationsPerSecond: 0.5, burst: 2 } });
-  });
-  afterAll(() => open?.stop());
+  const open = useTestServer({ rateLimit: { mutationsPerSecond: 0.5, burst: 2 } });
 
   it('counts mutations per client address when no key is used', async () => {
     const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';
-    const input = { input: trackedRun({ modelName: 'm', projectName: 'open-rate', taskDescription: 't' }) };
+    const input = { input: { mode: 'TRACKED', modelName: 'm', projectName: 'open-rate', taskDescription: 't' } };
     expect(errorCode(await viaHttp(open.url, create, input))).toBeNull();
     expect(errorCode(await via('ws', open.url, create, input))).toBeNull();
     const third = await viaHttp(open.url, create, input);

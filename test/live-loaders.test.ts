@@ -1,17 +1,13 @@
 // Delivering one event to many subscribers: they share loaders that batch across subscriptions and
 // cache nothing, so an event reads its run once, not once per subscriber, and each event still sees
 // the run as stored when it is delivered.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OnRunStatus } from './operations';
-import { createRun, transition } from './helpers/fixtures';
-import { startServer, type TestServer } from './helpers/server';
+import { createRun, transition } from './helpers/builders';
+import { useTestServer } from './helpers/server';
 import { subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 describe('event delivery to many subscribers', () => {
   it('reads the run once per event for 40 subscribers, and reads it fresh for every event', async () => {

@@ -1,15 +1,12 @@
 // Metric history through the public API: points computed from stored trajectories, the run's
 // snapshot, duplicates refused, and downsampling that keeps spikes and the final step exact.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MetricHistory, RecordMetrics } from './operations';
-import { createRun, recordTrajectories, trajectory } from './helpers/fixtures';
-import { startServer, type TestServer } from './helpers/server';
+import { createRun, recordTrajectories, trajectory } from './helpers/builders';
+import { expectResult } from './helpers/results';
+import { useTestServer } from './helpers/server';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 describe('recordMetrics', () => {
   it("computes reward statistics from the step's stored trajectories and updates the snapshot", async () => {
@@ -22,7 +19,7 @@ describe('recordMetrics', () => {
         { step: 1, epoch: 0, trainingLoss: 0.25 },
       ],
     });
-    expect(res.recordMetrics.__typename).toBe('RecordMetricsPayload');
+    expectResult(res.recordMetrics, 'RecordMetricsPayload');
     const h = await s.gql(MetricHistory, { id: run.id });
     const [p0, p1] = h.run!.metricHistory;
     expect(p0).toMatchObject({ step: 0, epoch: 0, totalTrajectories: 3, minReward: 0.2, maxReward: 0.4, trainingLoss: 0.5 });
@@ -37,13 +34,13 @@ describe('recordMetrics', () => {
     const run = await createRun(s);
     await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 0, epoch: 0, trainingLoss: 1 }] });
     const again = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 1, epoch: 0 }, { step: 0, epoch: 0, trainingLoss: 2 }] });
-    expect(again.recordMetrics.__typename).toBe('ConflictError');
+    expectResult(again.recordMetrics, 'ConflictError');
     const dupNames = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 2, epoch: 0, values: [{ name: 'a', value: 1 }, { name: 'a', value: 2 }] }] });
-    expect(dupNames.recordMetrics.__typename).toBe('ValidationError');
+    expectResult(dupNames.recordMetrics, 'ValidationError');
     const dupSteps = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 3, epoch: 0 }, { step: 3, epoch: 0 }] });
-    expect(dupSteps.recordMetrics.__typename).toBe('ValidationError');
+    expectResult(dupSteps.recordMetrics, 'ValidationError');
     const negative = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: -1, epoch: 0 }] });
-    expect(negative.recordMetrics.__typename).toBe('ValidationError');
+    expectResult(negative.recordMetrics, 'ValidationError');
     const h = await s.gql(MetricHistory, { id: run.id });
     expect(h.run!.metricHistory.map((p) => [p.step, p.trainingLoss])).toEqual([[0, 1]]);
     expect(h.run!.metrics?.step).toBe(0);
@@ -59,7 +56,7 @@ describe('metricHistory(maxPoints)', () => {
     for (let i = 0; i < steps; i += 1000) {
       const points = Array.from({ length: 1000 }, (_, j) => ({ step: i + j, epoch: Math.floor((i + j) / 10_000), trainingLoss: loss(i + j) }));
       const res = await s.gql(RecordMetrics, { runId: run.id, points });
-      expect(res.recordMetrics.__typename).toBe('RecordMetricsPayload');
+      expectResult(res.recordMetrics, 'RecordMetricsPayload');
     }
     const full = await s.gql(MetricHistory, { id: run.id });
     expect(full.run!.metricHistory).toHaveLength(steps);

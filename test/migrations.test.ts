@@ -13,9 +13,10 @@ import type { DatabaseConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db/data-source';
 import { TrainingRunEntity } from '../src/db/entities';
 import { migrations } from '../src/db/migrations';
-import { createRun, recordTrajectories, trajectory, transition } from './helpers/fixtures';
+import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
-import { startServer, type TestServer } from './helpers/server';
+import { expectResult } from './helpers/results';
+import { useTestServer, type TestServer } from './helpers/server';
 import type { ListTrajectoriesQuery } from './gql/graphql';
 import { GetRun, ListRuns, ListTrajectories, RecordMetrics, TransitionRun } from './operations';
 
@@ -266,7 +267,7 @@ async function mainFlow(s: TestServer, kind: Database['kind']) {
 
   // Metrics and the runs list ordered by avgReward, runs without one last.
   const metrics = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 0, epoch: 0, trainingLoss: 0.25 }] });
-  expect(metrics.recordMetrics.__typename).toBe('RecordMetricsPayload');
+  expectResult(metrics.recordMetrics, 'RecordMetricsPayload');
   const other = await createRun(s, { projectName: 'e2e' });
   const runs = await s.gql(ListRuns, { filter: { projectName: 'e2e' }, orderBy: { field: 'AVG_REWARD', direction: 'DESC' }, first: 1 });
   expect(runs.runs.totalCount).toBe(2);
@@ -298,26 +299,18 @@ async function mainFlow(s: TestServer, kind: Database['kind']) {
 const FLOW = 'serves create → transition → record trajectories → list, with reward pages putting nulls last';
 
 describe('the whole app on SQLite (the reference for the PostgreSQL run)', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s?.stop());
+  const s = useTestServer();
 
   it(FLOW, () => mainFlow(s, 'sqlite'));
 });
 
 describe.skipIf(!postgresUrl)(postgresSuiteTitle('the whole app on PostgreSQL'), () => {
   let fresh: FreshPostgresDatabase;
-  let s: TestServer;
   beforeAll(async () => {
     fresh = await createPostgresDatabase();
-    s = await startServer({ databaseUrl: fresh.url });
   });
-  afterAll(async () => {
-    await s?.stop();
-    await fresh?.drop();
-  });
+  afterAll(() => fresh?.drop());
+  const s = useTestServer(() => ({ databaseUrl: fresh.url }));
 
   it(FLOW, () => mainFlow(s, 'postgres'));
 });

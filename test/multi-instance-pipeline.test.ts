@@ -10,6 +10,7 @@ import { startArtBackendSim, type ArtBackendSim } from './fixtures/art-backend-s
 import { pipelineEnv, spawnServer, startSims, PROVIDER_KEY, type ServerProcess, type Sims } from './helpers/pipeline';
 import { createPostgresDatabase, postgresUrl, POSTGRES_SKIP_REASON, type FreshPostgresDatabase } from './helpers/postgres';
 import { redisUrl, REDIS_SKIP_REASON } from './helpers/redis';
+import { expectResult } from './helpers/results';
 import { gqlAt } from './helpers/server';
 import { subscribe, take, waitFor, wsClient, type Iter } from './helpers/subscriptions';
 import type { OnRunStatusSubscription } from './gql/graphql';
@@ -75,8 +76,7 @@ describe.skipIf(Boolean(missing))(`several instances and backends${missing ? ` [
           pipeline: { groupsPerStep: 2, backend: i % 2 ? 'h100' : 'a100' },
         },
       });
-      if (res.createTrainingRun.__typename !== 'CreateTrainingRunPayload') throw new Error(JSON.stringify(res));
-      ids.push(res.createTrainingRun.run.id);
+      ids.push(expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run.id);
     }
     return ids;
   }

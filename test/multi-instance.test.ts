@@ -4,10 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnRunStatus, OnTrajectoryCounts } from './operations';
-import { createRun, recordTrajectories, trajectory, transition } from './helpers/fixtures';
+import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { createPostgresDatabase, postgresUrl, POSTGRES_SKIP_REASON, type FreshPostgresDatabase } from './helpers/postgres';
 import { redisUrl, REDIS_SKIP_REASON } from './helpers/redis';
-import { startServer, type TestServer } from './helpers/server';
+import { startServer, useTestServer } from './helpers/server';
 import { quiet, subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
 import { startTcpProxy } from './helpers/tcp-proxy';
 
@@ -16,20 +16,14 @@ if (missing) console.warn(missing);
 
 describe.skipIf(Boolean(missing))(`two instances over PostgreSQL and Redis${missing ? ` [${missing}]` : ''}`, () => {
   let db: FreshPostgresDatabase;
-  let a: TestServer;
-  let b: TestServer;
-
   beforeAll(async () => {
     db = await createPostgresDatabase();
-    const shared = { databaseUrl: db.url, redisUrl, redisPrefix: `atelier-test-${randomBytes(4).toString('hex')}` };
-    a = await startServer(shared);
-    b = await startServer(shared);
   });
-  afterAll(async () => {
-    await a?.stop();
-    await b?.stop();
-    await db?.drop();
-  });
+  afterAll(() => db?.drop());
+  const redisPrefix = `atelier-test-${randomBytes(4).toString('hex')}`;
+  const shared = () => ({ databaseUrl: db.url, redisUrl, redisPrefix });
+  const a = useTestServer(shared);
+  const b = useTestServer(shared);
 
   it('delivers a transition made on A to a subscriber on B, in order', async () => {
     const run = await createRun(a);

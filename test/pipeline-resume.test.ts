@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreatePipelineRun, PipelineRunDetails, StepTrajectories } from './operations';
 import { pipelineEnv, spawnServer, startSims, type ServerProcess, type Sims } from './helpers/pipeline';
+import { expectResult } from './helpers/results';
 import { gqlAt } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
 
@@ -32,8 +33,7 @@ describe('resume after SIGKILL', () => {
       const created = await gqlAt(server.url, CreatePipelineRun, {
         input: { modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName: 'resume', taskDescription: 'Classify tickets', numExamples: 6, rolloutsPerGroup: 3, numEpochs: 2, pipeline: { groupsPerStep: 2, maxConcurrentRollouts: 2 } },
       });
-      if (created.createTrainingRun.__typename !== 'CreateTrainingRunPayload') throw new Error(JSON.stringify(created));
-      runId = created.createTrainingRun.run.id;
+      runId = expectResult(created.createTrainingRun, 'CreateTrainingRunPayload').run.id;
 
       // Kill once while step 1 is collecting, once while step 3 is training.
       for (const [status, step] of [['COLLECTING', 1], ['TRAINING', 3]] as const) {

@@ -5,21 +5,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CancelRun, CreatePipelineRun, FleetRun, OnProgress, OnRunStatus, PipelineRunDetails, StepTrajectories, TestModel } from './operations';
 import type { OnProgressSubscription } from './gql/graphql';
-import { startSims, startPipelineServer, PROVIDER_KEY, type Sims } from './helpers/pipeline';
-import { startServer, type TestServer } from './helpers/server';
+import { pipelineConfig, startSims, startPipelineServer, PROVIDER_KEY, type Sims } from './helpers/pipeline';
+import { expectResult } from './helpers/results';
+import { startServer, useTestServer, type TestServer } from './helpers/server';
 import { subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
 
 let sims: Sims;
-let s: TestServer;
-
 beforeAll(async () => {
   sims = await startSims();
-  s = await startPipelineServer(sims, { maxConcurrentRuns: 4 });
 });
-afterAll(async () => {
-  await s?.stop();
-  await sims?.close();
-});
+afterAll(() => sims?.close());
+const s = useTestServer(() => ({ pipeline: pipelineConfig(sims, { maxConcurrentRuns: 4 }) }));
 afterEach(() => {
   sims.openai.faults.reset();
   sims.art.faults.reset();
@@ -33,8 +29,7 @@ async function create(server: TestServer, input: Input = {}, pipeline: Input = {
   const res = await server.gql(CreatePipelineRun, {
     input: { modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName: 'pipe', taskDescription: 'Answer customer questions about shipping', numExamples: 6, rolloutsPerGroup: 3, numEpochs: 2, pipeline: { groupsPerStep: 2, ...pipeline }, ...input },
   });
-  if (res.createTrainingRun.__typename !== 'CreateTrainingRunPayload') throw new Error(JSON.stringify(res.createTrainingRun));
-  return res.createTrainingRun.run;
+  return expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run;
 }
 
 async function details(server: TestServer, id: string) {
@@ -261,7 +256,7 @@ describe('control and failure', () => {
     expect(after.trajectories.totalCount).toBe(0);
     expect(after.statusHistory.at(-1)).toMatchObject({ from: 'COLLECTING', to: 'CANCELLED' });
     const again = await s.gql(CancelRun, { id: run.id });
-    expect(again.cancelTrainingRun.__typename).toBe('IllegalTransitionError');
+    expectResult(again.cancelTrainingRun, 'IllegalTransitionError');
   }, 30_000);
 
   it('cancels mid-training: the stream is aborted and no more gradient steps are stored', async () => {
@@ -328,17 +323,16 @@ describe('control and failure', () => {
   it('testTrainedModel answers with the trained model and stores the exchange as a test trajectory', async () => {
     const run = await create(s, { projectName: 'test-model', numEpochs: 1, maxSteps: 1 });
     await waitStatus(s, run.id, ['COMPLETED']);
-    const res = await s.gql(TestModel, { runId: run.id, inputText: 'Where is my parcel?' });
-    if (res.testTrainedModel.__typename !== 'TestTrainedModelPayload') throw new Error(JSON.stringify(res));
-    expect(res.testTrainedModel.reply.length).toBeGreaterThan(0);
-    expect(res.testTrainedModel.trajectory).toMatchObject({ isTest: true, taskInput: { step: 999, inputText: 'Where is my parcel?' } });
-    expect(res.testTrainedModel.trajectory.messages.at(-1)).toEqual({ role: 'assistant', content: res.testTrainedModel.reply });
+    const tested = expectResult((await s.gql(TestModel, { runId: run.id, inputText: 'Where is my parcel?' })).testTrainedModel, 'TestTrainedModelPayload');
+    expect(tested.reply.length).toBeGreaterThan(0);
+    expect(tested.trajectory).toMatchObject({ isTest: true, taskInput: { step: 999, inputText: 'Where is my parcel?' } });
+    expect(tested.trajectory.messages.at(-1)).toEqual({ role: 'assistant', content: tested.reply });
     const tests = await allTrajectories(s, run.id, 999);
     expect(tests).toHaveLength(1);
 
     const pending = await create(s, { projectName: 'test-model-early' }, {});
     const early = await s.gql(TestModel, { runId: pending.id, inputText: 'hi' });
-    expect(early.testTrainedModel.__typename).toBe('ConflictError');
+    expectResult(early.testTrainedModel, 'ConflictError');
     await s.gql(CancelRun, { id: pending.id });
   }, 40_000);
 });
@@ -366,9 +360,9 @@ describe('settings', () => {
       const res = await bare.gql(CreatePipelineRun, { input: { modelName: 'm', projectName: 'p', taskDescription: 't' } });
       expect(res.createTrainingRun).toMatchObject({ __typename: 'MissingSettingError', setting: 'ART_BACKEND_URL' });
       const tracked = await bare.gql(CreatePipelineRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't' } });
-      expect(tracked.createTrainingRun.__typename).toBe('CreateTrainingRunPayload');
+      expectResult(tracked.createTrainingRun, 'CreateTrainingRunPayload');
       const mixed = await bare.gql(CreatePipelineRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', pipeline: { groupsPerStep: 2 } } });
-      expect(mixed.createTrainingRun.__typename).toBe('ValidationError');
+      expectResult(mixed.createTrainingRun, 'ValidationError');
     } finally {
       await bare.stop();
     }
@@ -377,8 +371,7 @@ describe('settings', () => {
       const res = await noJudge.gql(CreatePipelineRun, { input: { modelName: 'm', projectName: 'p', taskDescription: 't' } });
       expect(res.createTrainingRun).toMatchObject({ __typename: 'MissingSettingError', setting: 'JUDGE_MODEL' });
       const withJudge = await noJudge.gql(CreatePipelineRun, { input: { mode: 'PIPELINE', modelName: 'm', projectName: 'p', taskDescription: 't', pipeline: { judgeModel: 'my-judge' } } });
-      expect(withJudge.createTrainingRun.__typename).toBe('CreateTrainingRunPayload');
-      if (withJudge.createTrainingRun.__typename === 'CreateTrainingRunPayload') await noJudge.gql(CancelRun, { id: withJudge.createTrainingRun.run.id });
+      await noJudge.gql(CancelRun, { id: expectResult(withJudge.createTrainingRun, 'CreateTrainingRunPayload').run.id });
       const bad = await noJudge.gql(CreatePipelineRun, { input: { modelName: 'm', projectName: 'p', taskDescription: 't', pipeline: { temperature: 3 } } });
       expect(bad.createTrainingRun).toMatchObject({ __typename: 'ValidationError' });
     } finally {

@@ -4,9 +4,9 @@
 // And the guards against web pages driving a local Atelier: form posts, WebSocket upgrades from
 // other origins, and (while open) requests addressed to a name that is not loopback.
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type TestServer } from './helpers/server';
+import { startServer, useTestServer } from './helpers/server';
 import { errorCode, viaHttp } from './helpers/transports';
 
 function preflight(url: string, origin: string) {
@@ -45,11 +45,7 @@ function withHost(url: string, host: string): Promise<number> {
 }
 
 describe('NODE_ENV=production', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ env: { NODE_ENV: 'production' } });
-  });
-  afterAll(() => s?.stop());
+  const s = useTestServer({ env: { NODE_ENV: 'production' } });
 
   it('serves no GraphiQL page', async () => {
     const res = await fetch(s.graphqlUrl, { headers: { accept: 'text/html' } });
@@ -97,11 +93,7 @@ describe('NODE_ENV=production', () => {
 });
 
 describe('NODE_ENV=production with GRAPHIQL=on, INTROSPECTION=on and CORS_ORIGINS', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ env: { NODE_ENV: 'production', GRAPHIQL: 'on', INTROSPECTION: 'on', CORS_ORIGINS: 'https://app.example, https://ops.example' } });
-  });
-  afterAll(() => s?.stop());
+  const s = useTestServer({ env: { NODE_ENV: 'production', GRAPHIQL: 'on', INTROSPECTION: 'on', CORS_ORIGINS: 'https://app.example, https://ops.example' } });
 
   it('serves GraphiQL and answers introspection again', async () => {
     const page = await fetch(s.graphqlUrl, { headers: { accept: 'text/html' } });
@@ -121,11 +113,7 @@ describe('NODE_ENV=production with GRAPHIQL=on, INTROSPECTION=on and CORS_ORIGIN
 });
 
 describe('development defaults', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s?.stop());
+  const s = useTestServer();
 
   it('lets pages on localhost call Atelier, and no other origin', async () => {
     expect((await preflight(s.url, 'http://localhost:5173')).headers.get('access-control-allow-origin')).toBe('http://localhost:5173');

@@ -83,6 +83,18 @@ describe('RULER prompt assembly', () => {
     expect(own).not.toContain('significantly higher score');
   });
 
+  it('numbers a group of eight from 1 to 8 in order, and asks for a strict JSON answer with an id and explanation per score', () => {
+    const { request, ids } = buildJudgeRequest('judge', { trajectories: Array.from({ length: 8 }, (_, i) => [user, answer(`reply ${i}`)]) });
+    expect(ids).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    expect([...request.messages[1].content.matchAll(/<trajectory id="(\d+)">\n\[\{"role": "assistant", "content": "reply (\d)"/g)].map((m) => [m[1], m[2]])).toEqual(
+      ids.map((id, i) => [id, String(i)]),
+    );
+    expect(request.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'ruler_scores', strict: true, schema: { required: ['scores'], properties: { scores: { items: { required: ['trajectory_id', 'explanation', 'score'] } } } } },
+    });
+  });
+
   it.skipIf(!py)(`matches Python's json.dumps and textwrap.dedent byte for byte${py ? '' : ' (skipped: no python3 on this machine)'}`, () => {
     const value = [system, user, { role: 'tool', content: 'tab\there\nnew line \u007f', tool_call_id: 'c1', n: [1, 2.5, null, true] }];
     const rubric = '\n  - indented rubric\n  - second line\n';

@@ -1,15 +1,12 @@
 // Training runs through the public API: creation and its validation, lookup, the status state
 // machine, deletion, and listing with filters, orderings and keyset pages.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CreateRun, DeleteRun, GetNode, GetRun, ListRuns, RecordMetrics, TransitionRun } from './operations';
-import { advanceTo, createRun, recordTrajectories, trajectory, transition } from './helpers/fixtures';
-import { startServer, type TestServer } from './helpers/server';
+import { advanceTo, createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
+import { expectResult } from './helpers/results';
+import { useTestServer } from './helpers/server';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 describe('createTrainingRun', () => {
   it('creates a PENDING run with the seed defaults and one creation transition', async () => {
@@ -55,17 +52,16 @@ describe('createTrainingRun', () => {
   ])('refuses %s with a ValidationError naming the field, storing nothing', async (_name, input, field) => {
     const before = (await s.gql(ListRuns, {})).runs.totalCount;
     const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', ...input } });
-    expect(res.createTrainingRun.__typename).toBe('ValidationError');
-    if (res.createTrainingRun.__typename !== 'ValidationError') return;
-    expect(res.createTrainingRun.issues.map((i) => i.field)).toContain(field);
-    expect(res.createTrainingRun.issues.every((i) => i.rule.length > 0 && i.message.length > 0)).toBe(true);
+    const { issues } = expectResult(res.createTrainingRun, 'ValidationError');
+    expect(issues.map((i) => i.field)).toContain(field);
+    expect(issues.every((i) => i.rule.length > 0 && i.message.length > 0)).toBe(true);
     expect((await s.gql(ListRuns, {})).runs.totalCount).toBe(before);
   });
 
   it('refuses a uuid that is taken with a ConflictError', async () => {
     const run = await createRun(s);
     const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', uuid: run.uuid } });
-    expect(res.createTrainingRun.__typename).toBe('ConflictError');
+    expectResult(res.createTrainingRun, 'ConflictError');
   });
 
   it('answers wrong GraphQL types with an error, not a crash', async () => {
@@ -123,13 +119,13 @@ describe('transitionRun', () => {
     const run = await createRun(s);
     await transition(s, run.id, 'GENERATING');
     const noReason = await s.gql(TransitionRun, { runId: run.id, to: 'FAILED' });
-    expect(noReason.transitionRun.__typename).toBe('ValidationError');
+    expectResult(noReason.transitionRun, 'ValidationError');
     const failed = await transition(s, run.id, 'FAILED', 'backend out of memory');
     expect(failed).toMatchObject({ status: 'FAILED', error: 'backend out of memory' });
     expect(failed.completedAt).not.toBeNull();
     for (const to of ['COLLECTING', 'CANCELLED', 'FAILED', 'PENDING'] as const) {
       const res = await s.gql(TransitionRun, { runId: run.id, to, reason: 'again' });
-      expect(res.transitionRun.__typename).toBe('IllegalTransitionError');
+      expectResult(res.transitionRun, 'IllegalTransitionError');
     }
   });
 
@@ -143,7 +139,7 @@ describe('transitionRun', () => {
 
   it('answers NotFoundError for a run that does not exist', async () => {
     const res = await s.gql(TransitionRun, { runId: Buffer.from('TrainingRun:424242').toString('base64url'), to: 'GENERATING' });
-    expect(res.transitionRun.__typename).toBe('NotFoundError');
+    expectResult(res.transitionRun, 'NotFoundError');
   });
 });
 
@@ -153,7 +149,7 @@ describe('deleteTrainingRun', () => {
     await recordTrajectories(s, run.id, [trajectory(0, 0.5), trajectory(0, 0.7)]);
     await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 0, epoch: 0, trainingLoss: 0.1 }] });
     const refused = await s.gql(DeleteRun, { id: run.id });
-    expect(refused.deleteTrainingRun.__typename).toBe('ConflictError');
+    expectResult(refused.deleteTrainingRun, 'ConflictError');
     expect((await s.gql(GetRun, { id: run.id })).run).not.toBeNull();
 
     await transition(s, run.id, 'CANCELLED');
@@ -165,6 +161,6 @@ describe('deleteTrainingRun', () => {
       const [{ n }] = await reader.query(`SELECT COUNT(*) AS n FROM ${table} WHERE run_id = ?`, [run.databaseId]);
       expect(Number(n)).toBe(0);
     }
-    expect((await s.gql(DeleteRun, { id: run.id })).deleteTrainingRun.__typename).toBe('NotFoundError');
+    expectResult((await s.gql(DeleteRun, { id: run.id })).deleteTrainingRun, 'NotFoundError');
   });
 });

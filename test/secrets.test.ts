@@ -1,13 +1,13 @@
 // Provider keys and Atelier keys never appear in responses, logs, errors or stored run config:
 // run config holding a credential is refused, an error echoing a key says [redacted], and a server
 // logging at debug level while keys come and go writes none of them.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger';
 import { createRedactor, secretsIn } from '../src/security/redact';
 import { isCredentialName } from '../src/domain/credentials';
 import { CreateRun, ListRuns } from './operations';
-import { bearer, startServer, type TestServer } from './helpers/server';
-import { trackedRun } from './helpers/run-input';
+import { expectResult } from './helpers/results';
+import { bearer, startServer, useTestServer } from './helpers/server';
 import { via, viaHttp } from './helpers/transports';
 import { parseKey } from '../src/auth/key-material';
 
@@ -15,11 +15,7 @@ const OPENAI = 'sk-proj-AbCdEf0123456789AbCdEf0123456789';
 const FAKE_ATELIER = `atl_0123456789abcdef_${'Q'.repeat(43)}`;
 
 describe('run config', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s?.stop());
+  const s = useTestServer();
 
   it.each([
     ['a provider key by name', { openai: { apiKey: 'anything-at-all' } }, 'input.config.openai.apiKey'],
@@ -30,17 +26,15 @@ describe('run config', () => {
     ['a client secret', { oauth: { client_secret: 'abc' } }, 'input.config.oauth.client_secret'],
   ])('refuses %s, naming where it sits, and stores nothing', async (_name, config, field) => {
     const before = (await s.gql(ListRuns, {})).runs.totalCount;
-    const res = await s.gql(CreateRun, { input: trackedRun({ modelName: 'm', projectName: 'p', taskDescription: 't', config }) });
-    expect(res.createTrainingRun.__typename).toBe('ValidationError');
-    if (res.createTrainingRun.__typename !== 'ValidationError') return;
-    expect(res.createTrainingRun.issues).toContainEqual(expect.objectContaining({ field, rule: 'no_credentials' }));
+    const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', config } });
+    expect(expectResult(res.createTrainingRun, 'ValidationError').issues).toContainEqual(expect.objectContaining({ field, rule: 'no_credentials' }));
     expect(JSON.stringify(res)).not.toContain(OPENAI);
     expect((await s.gql(ListRuns, {})).runs.totalCount).toBe(before);
   });
 
   it('accepts training settings that merely mention tokens and keys', async () => {
     const config = { max_tokens: 512, eos_token: '</s>', pad_token_id: 0, tokenizer: 'Qwen', key_metric: 'reward', monkey: 'business', maxTokens: 64 };
-    const res = await s.gql(CreateRun, { input: trackedRun({ modelName: 'm', projectName: 'p', taskDescription: 't', config }) });
+    const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', config } });
     expect(res.createTrainingRun).toMatchObject({ __typename: 'CreateTrainingRunPayload', run: { config } });
   });
 
@@ -53,11 +47,7 @@ describe('run config', () => {
 });
 
 describe('errors', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ keys: { admin: 'admin' } });
-  });
-  afterAll(() => s?.stop());
+  const s = useTestServer({ keys: { admin: 'admin' } });
 
   it('redact a key echoed back in an error message, on every transport', async () => {
     for (const transport of ['http', 'sse', 'ws'] as const) {

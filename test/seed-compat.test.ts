@@ -9,9 +9,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRun, recordTrajectories, trajectory, transition } from './helpers/fixtures';
-import { startServer, type TestServer } from './helpers/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
+import { expectResult } from './helpers/results';
+import { useTestServer, type TestServer } from './helpers/server';
 import type { GetRunQuery, ListTrajectoriesQuery, ListTrajectoriesQueryVariables } from './gql/graphql';
 import { GetRun, ListRuns, ListTrajectories, RecordMetrics } from './operations';
 
@@ -161,14 +162,12 @@ function failures(entries: ReadEntry[]): string {
 }
 
 describe.skipIf(Boolean(SKIP))(SKIP ? `seed compatibility [${SKIP}]` : 'seed compatibility (shared/seed/models.py on Atelier\'s SQLite file)', () => {
-  let s: TestServer;
+  const s = useTestServer();
   let dbFile: string;
   beforeAll(async () => {
-    s = await startServer();
     dbFile = join(s.dir, 'atelier.sqlite');
     expect(existsSync(dbFile)).toBe(true);
   });
-  afterAll(() => s?.stop());
 
   describe('the seed reads the rows Atelier writes (TrainingRun.from_row, TrajectoryRecord.from_row)', () => {
     const runIds: string[] = [];
@@ -201,7 +200,7 @@ describe.skipIf(Boolean(SKIP))(SKIP ? `seed compatibility [${SKIP}]` : 'seed com
         trajectory(999, -1.5, { taskInput: { step: 999, inputText: 'held-out test input' }, messages: [] }),
       ]);
       const metrics = await s.gql(RecordMetrics, { runId: full.id, points: [{ step: 0, epoch: 0, trainingLoss: 0.5, values: [{ name: 'kl', value: 0.01 }] }] });
-      expect(metrics.recordMetrics.__typename).toBe('RecordMetricsPayload');
+      expectResult(metrics.recordMetrics, 'RecordMetricsPayload');
       for (const to of ['SCORING', 'TRAINING', 'COMPLETED'] as const) await transition(s, full.id, to);
       // FAILED with an error.
       const failed = await createRun(s, { maxSteps: 3, config: {} });
@@ -394,9 +393,9 @@ describe.skipIf(Boolean(SKIP))(SKIP ? `seed compatibility [${SKIP}]` : 'seed com
 
     it('computes metrics over seed trajectories too (recordMetrics reward statistics of a step)', async () => {
       const res = await s.gql(RecordMetrics, { runId: host.id, points: [{ step: 0, epoch: 0 }] });
-      if (res.recordMetrics.__typename !== 'RecordMetricsPayload') throw new Error(JSON.stringify(res));
+      const recorded = expectResult(res.recordMetrics, 'RecordMetricsPayload');
       // Step 0 of the host run: Atelier's 0.9 and NULL, and the seed's 0.625.
-      expect(res.recordMetrics.points[0], 'the seed-written trajectory of step 0 is left out of the statistics').toMatchObject({
+      expect(recorded.points[0], 'the seed-written trajectory of step 0 is left out of the statistics').toMatchObject({
         totalTrajectories: 3,
         avgReward: expect.closeTo((0.9 + 0.625) / 2, 10),
         minReward: 0.625,

@@ -2,19 +2,15 @@
 // Every subscription, its filters and ordering, resume with afterEventId (including a transition
 // racing the switch from replay to live), a stalled subscriber among 100 healthy ones, and abrupt
 // disconnects that must leave no listener behind.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { print } from 'graphql';
 import { GetRun, OnMetrics, OnProgress, OnRunStatus, OnTrajectories, OnTrajectoryCounts, RecordMetrics } from './operations';
-import { advanceTo, createRun, recordTrajectories, trajectory, transition } from './helpers/fixtures';
-import { startServer, type TestServer } from './helpers/server';
+import { advanceTo, createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
+import { useTestServer } from './helpers/server';
 import { quiet, sseClient, subscribe, subscribeSse, take, waitFor, wsClient } from './helpers/subscriptions';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer({ subscriptionBuffer: 16 });
-});
-afterAll(() => s?.stop());
+const s = useTestServer({ subscriptionBuffer: 16 });
 
 describe('runStatusChanged', () => {
   it('pushes each transition of a run, in order, over graphql-ws', async () => {

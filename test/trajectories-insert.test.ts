@@ -2,17 +2,13 @@
 // SQLite it writes through the driver's connection, so it must stay inside the transaction: its rows
 // commit with it, vanish when it rolls back, and the ids it returns are the stored rows' ids.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TrajectoryEntity } from '../src/db/entities';
 import { insertTrajectories, type NewTrajectoryRow } from '../src/trajectories/trajectories.repo';
-import { createRun } from './helpers/fixtures';
-import { startServer, type TestServer } from './helpers/server';
+import { createRun } from './helpers/builders';
+import { useTestServer } from './helpers/server';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 function rows(runId: number, n: number): NewTrajectoryRow[] {
   // Only the columns every version of the entity has; others the entity may add are stored as NULL.

@@ -1,16 +1,13 @@
 // Trajectories through the public API: recording (all-or-nothing, idempotent by uuid), reading,
 // filters, and keyset pagination that neither skips nor repeats a row, in every order and direction.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GetNode, GetRun, ListRuns, ListTrajectories, RecordTrajectories, RunTrajectoriesWithRun } from './operations';
 import type { TrajectoryOrder } from './gql/graphql';
-import { createRun, recordTrajectories, trajectory } from './helpers/fixtures';
-import { startServer, type TestServer } from './helpers/server';
+import { createRun, recordTrajectories, trajectory } from './helpers/builders';
+import { expectResult } from './helpers/results';
+import { useTestServer } from './helpers/server';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 async function count(runId: string, filter = {}) {
   return (await s.gql(ListTrajectories, { runId, filter, first: 0 })).trajectories.totalCount;
@@ -51,7 +48,7 @@ describe('recordTrajectories', () => {
     const t = trajectory(0, 0.1);
     await recordTrajectories(s, run.id, [t]);
     const res = await s.gql(RecordTrajectories, { runId: run.id, trajectories: [trajectory(0, 0.9), { ...t, reward: 0.2 }] });
-    expect(res.recordTrajectories.__typename).toBe('ConflictError');
+    expectResult(res.recordTrajectories, 'ConflictError');
     expect(await count(run.id)).toBe(1);
   });
 
@@ -59,13 +56,10 @@ describe('recordTrajectories', () => {
     const run = await createRun(s);
     const batch = [trajectory(0, 0.1), trajectory(0, 0.2), { ...trajectory(0, 0.3), messages: [{ role: 'robot', content: 'x' }] }];
     const res = await s.gql(RecordTrajectories, { runId: run.id, trajectories: batch });
-    expect(res.recordTrajectories.__typename).toBe('ValidationError');
-    if (res.recordTrajectories.__typename === 'ValidationError') {
-      expect(res.recordTrajectories.issues[0].field).toBe('trajectories.2.messages.0.role');
-    }
+    expect(expectResult(res.recordTrajectories, 'ValidationError').issues[0].field).toBe('trajectories.2.messages.0.role');
     const dup = trajectory(0, 0.1);
     const twice = await s.gql(RecordTrajectories, { runId: run.id, trajectories: [dup, dup] });
-    expect(twice.recordTrajectories.__typename).toBe('ValidationError');
+    expectResult(twice.recordTrajectories, 'ValidationError');
     expect(await count(run.id)).toBe(0);
   });
 
@@ -73,10 +67,10 @@ describe('recordTrajectories', () => {
     const run = await createRun(s);
     const big = Array.from({ length: 1001 }, () => trajectory(0, 0.5));
     const res = await s.gql(RecordTrajectories, { runId: run.id, trajectories: big });
-    expect(res.recordTrajectories.__typename).toBe('ValidationError');
+    expectResult(res.recordTrajectories, 'ValidationError');
     expect(await count(run.id)).toBe(0);
     const missing = await s.gql(RecordTrajectories, { runId: Buffer.from('TrainingRun:777777').toString('base64url'), trajectories: [trajectory(0, 1)] });
-    expect(missing.recordTrajectories.__typename).toBe('NotFoundError');
+    expectResult(missing.recordTrajectories, 'NotFoundError');
   });
 
   it('keeps the metrics snapshot total in step with what is stored', async () => {
@@ -191,11 +185,7 @@ describe('keyset pagination', () => {
 });
 
 describe('runs listing', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startServer();
-  });
-  afterAll(() => t?.stop());
+  const t = useTestServer();
 
   it('filters by status, project, model, text, date and reward range, orders both ways, and counts', async () => {
     const made: { id: string; project: string; reward: number | null }[] = [];

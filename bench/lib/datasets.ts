@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { openDatabase } from '../../src/db/data-source';
-import { prng } from '../../src/domain/dataset';
+import { prng } from '../../src/domain/prng';
 import { EMPTY_METRICS } from '../../src/domain/training-metrics';
 import { metricsToJson } from '../../src/runs/run.model';
 import { messagesToJson, taskInputToJson, type TaskInput, type TrajectoryMessage } from '../../src/trajectories/trajectory.model';

@@ -47,16 +47,10 @@ export const CREATE_RUN = `mutation($input: CreateTrainingRunInput!) {
   createTrainingRun(input: $input) { __typename ... on CreateTrainingRunPayload { run { id databaseId } } ... on Error { message } }
 }`;
 
-/**
- * Creates a run through the API and returns its global id. The benchmarks drive runs the way a
- * training script does, so where the schema has run modes the run is TRACKED (Atelier's pipeline
- * does not drive it).
- */
+/** Creates a TRACKED run (the benchmarks report into it the way a training script does; Atelier's pipeline does not drive it) and returns its ids. */
 export async function createRun(client: GraphQLClient, projectName = 'bench'): Promise<{ id: string; databaseId: number }> {
-  const type = await client.query('{ __type(name: "CreateTrainingRunInput") { inputFields { name } } }');
-  const hasModes = (type.__type?.inputFields ?? []).some((f: { name: string }) => f.name === 'mode');
   const data = await client.query(CREATE_RUN, {
-    input: { ...(hasModes ? { mode: 'TRACKED' } : {}), modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName, taskDescription: 'Summarise support tickets in one sentence' },
+    input: { mode: 'TRACKED', modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName, taskDescription: 'Summarise support tickets in one sentence' },
   });
   if (data.createTrainingRun.__typename !== 'CreateTrainingRunPayload') throw new Error(`createTrainingRun: ${JSON.stringify(data.createTrainingRun)}`);
   return data.createTrainingRun.run;

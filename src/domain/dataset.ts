@@ -2,6 +2,7 @@
 // Each epoch shuffles the items deterministically by the epoch number; batches are consecutive
 // slices; step = epoch * stepsPerEpoch + epochStep; steps below initialStep are skipped (resume);
 // maxSteps ends early.
+import { prng } from './prng';
 
 export interface Batch<T> {
   step: number;
@@ -17,18 +18,6 @@ export function stepsPerEpoch(itemCount: number, groupsPerStep: number): number 
 export function totalSteps(itemCount: number, groupsPerStep: number, numEpochs: number, maxSteps: number | null): number {
   const all = stepsPerEpoch(itemCount, groupsPerStep) * numEpochs;
   return maxSteps === null ? all : Math.min(all, maxSteps);
-}
-
-/** mulberry32: a small, well-distributed PRNG so a shuffle depends only on its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function shuffleForEpoch<T>(items: readonly T[], epoch: number): T[] {

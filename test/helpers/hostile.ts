@@ -4,17 +4,11 @@
 // Cases cover wrong types, NaN/Infinity, negative and enormous numbers, multi-megabyte strings,
 // deep JSON, invalid UTF-8 and control characters, forged cursors and ids, SQL-looking text,
 // malformed bodies and HTTP, and broken WebSocket frames and messages.
+import { prng } from '../../src/domain/prng';
 
-/** mulberry32: small, fast, and the same sequence for the same seed on every machine. */
+/** Case choices from the domain's seeded PRNG: the same cases for the same seed on every machine. */
 export function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = prng(seed);
   return {
     next,
     int: (n: number) => Math.floor(next() * n),

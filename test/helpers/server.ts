@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type ExecutionResult } from 'graphql';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp, type App } from '../../src/app';
 import type { Scope } from '../../src/auth/scopes';
 import { makeConfig, parseDatabaseUrl, type ConfigOverrides } from '../../src/config';
@@ -91,5 +92,45 @@ export async function startServer(overrides: ServerOptions = {}): Promise<TestSe
       await app.stop();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * One server for the enclosing describe block (or file): started before its first test, stopped
+ * after its last. The handle reads through to the running server, so use it inside tests and hooks.
+ * Options may be a function, for settings known only once earlier hooks have run (a fresh database).
+ */
+export function useTestServer(options: ServerOptions | (() => ServerOptions) = {}): TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    server = undefined;
+  });
+  const current = (): TestServer => {
+    if (!server) throw new Error('useTestServer: no server is running here (use the handle inside tests and hooks)');
+    return server;
+  };
+  return {
+    get app() {
+      return current().app;
+    },
+    get url() {
+      return current().url;
+    },
+    get graphqlUrl() {
+      return current().graphqlUrl;
+    },
+    get dir() {
+      return current().dir;
+    },
+    get keys() {
+      return current().keys;
+    },
+    request: (doc, variables, headers) => current().request(doc, variables, headers),
+    gql: (doc, variables, headers) => current().gql(doc, variables, headers),
+    stop: () => current().stop(),
   };
 }

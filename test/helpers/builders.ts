@@ -2,20 +2,19 @@
 import { randomUUID } from 'node:crypto';
 import { CreateRun, RecordTrajectories, TransitionRun } from '../operations';
 import type { TrainingStatus, TrajectoryInput } from '../gql/graphql';
+import { expectResult } from './results';
 import type { TestServer } from './server';
 
 export async function createRun(s: TestServer, input: Partial<Parameters<typeof s.gql>[1] & object> & Record<string, unknown> = {}) {
   const res = await s.gql(CreateRun, {
     input: { mode: 'TRACKED', modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName: 'demo', taskDescription: 'Answer support tickets politely', ...input },
   });
-  if (res.createTrainingRun.__typename !== 'CreateTrainingRunPayload') throw new Error(`createRun failed: ${JSON.stringify(res)}`);
-  return res.createTrainingRun.run;
+  return expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run;
 }
 
 export async function transition(s: TestServer, runId: string, to: TrainingStatus, reason?: string) {
   const res = await s.gql(TransitionRun, { runId, to, reason });
-  if (res.transitionRun.__typename !== 'TransitionRunPayload') throw new Error(`transition failed: ${JSON.stringify(res)}`);
-  return res.transitionRun.run;
+  return expectResult(res.transitionRun, 'TransitionRunPayload').run;
 }
 
 /** Walks a run through the lifecycle to the given status along the state machine. */
@@ -45,6 +44,5 @@ export function trajectory(step: number, reward: number | null, extra: Partial<T
 
 export async function recordTrajectories(s: TestServer, runId: string, trajectories: TrajectoryInput[]) {
   const res = await s.gql(RecordTrajectories, { runId, trajectories });
-  if (res.recordTrajectories.__typename !== 'RecordTrajectoriesPayload') throw new Error(`record failed: ${JSON.stringify(res)}`);
-  return res.recordTrajectories;
+  return expectResult(res.recordTrajectories, 'RecordTrajectoriesPayload');
 }
