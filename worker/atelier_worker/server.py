@@ -164,9 +164,10 @@ def make_handler(state: WorkerState) -> type[BaseHTTPRequestHandler]:
             if not state.try_acquire(req.ref.key):
                 raise ProtocolError(409, "busy", f"model {req.ref.project}/{req.ref.name} is training or being registered")
             try:
-                self._send_json(200, state.run(state.driver.register(req)))
+                result = state.run(state.driver.register(req))
             finally:
-                state.release(req.ref.key)
+                state.release(req.ref.key)  # before answering: the client may train right away
+            self._send_json(200, result)
 
         def _step(self, body: dict[str, Any]) -> None:
             ref = model_ref(body)
@@ -178,9 +179,10 @@ def make_handler(state: WorkerState) -> type[BaseHTTPRequestHandler]:
             if not state.try_acquire(req.ref.key):
                 raise ProtocolError(409, "busy", f"model {req.ref.project}/{req.ref.name} is training; delete checkpoints after it finishes")
             try:
-                self._send_json(200, state.run(state.driver.delete_checkpoints(req)))
+                result = state.run(state.driver.delete_checkpoints(req))
             finally:
                 state.release(req.ref.key)
+            self._send_json(200, result)
 
         def _train(self, body: dict[str, Any]) -> None:
             req = validate_train(body)
