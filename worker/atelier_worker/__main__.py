@@ -1,0 +1,48 @@
+"""``atelier-worker`` command line: serve the atelier-worker/1 protocol next to ART."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="atelier-worker",
+        description="Serve the atelier-worker/1 HTTP + NDJSON protocol in front of OpenPipe ART's LocalBackend.",
+    )
+    parser.add_argument("--host", default=os.environ.get("ATELIER_WORKER_HOST", "127.0.0.1"),
+                        help="address to listen on (default 127.0.0.1; use 0.0.0.0 to accept Atelier from another host)")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("ATELIER_WORKER_PORT", "7998")),
+                        help="port (default 7998; 0 picks a free port and prints it)")
+    parser.add_argument("--art-path", default=os.environ.get("ATELIER_WORKER_ART_PATH"),
+                        help="ART's .art directory (LocalBackend(path=...)); ART's default when omitted")
+    parser.add_argument("--token", default=None,
+                        help="bearer token required on every request except GET /v1/health "
+                             "(default: $ATELIER_WORKER_TOKEN; none means no auth)")
+    parser.add_argument("--heartbeat-seconds", type=float,
+                        default=float(os.environ.get("ATELIER_WORKER_HEARTBEAT_SECONDS", "15")),
+                        help="during training, send a heartbeat line after this many quiet seconds (default 15)")
+    args = parser.parse_args(argv)
+    token = args.token if args.token is not None else os.environ.get("ATELIER_WORKER_TOKEN") or None
+    if args.heartbeat_seconds <= 0:
+        parser.error("--heartbeat-seconds must be positive")
+
+    # SIGTERM shuts down like Ctrl-C so ART's backend gets closed.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+
+    from .art_driver import ArtDriver
+    from .server import serve
+
+    driver = ArtDriver(args.art_path)
+    try:
+        serve(driver, host=args.host, port=args.port, token=token, heartbeat_seconds=args.heartbeat_seconds)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

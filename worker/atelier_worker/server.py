@@ -1,0 +1,290 @@
+"""HTTP server for the atelier-worker/1 protocol (see PROTOCOL.md).
+
+Standard library only: ``http.server.ThreadingHTTPServer`` answers requests on
+threads; every ART call runs on one dedicated asyncio loop thread (ART's API is
+async and its LocalBackend is not meant to be driven from several loops).
+Training answers with ``application/x-ndjson`` over chunked transfer encoding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import queue
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from . import PROTOCOL, __version__
+from .protocol import (
+    ProtocolError,
+    dumps,
+    model_ref,
+    parse_json_object,
+    validate_delete,
+    validate_register,
+    validate_train,
+)
+
+MAX_BODY_BYTES = 512 * 1024 * 1024
+
+
+class WorkerState:
+    def __init__(self, driver: Any, *, token: str | None, heartbeat_seconds: float) -> None:
+        self.driver = driver
+        self.token = token or None
+        self.heartbeat_seconds = heartbeat_seconds
+        self.loop = asyncio.new_event_loop()
+        self.loop_thread = threading.Thread(target=self._run_loop, name="art-loop", daemon=True)
+        self._busy: set[tuple[str, str]] = set()
+        self._busy_lock = threading.Lock()
+
+    def _run_loop(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_forever()
+
+    def start(self) -> None:
+        self.loop_thread.start()
+
+    def run(self, coro: Any) -> Any:
+        """Run a coroutine on the ART loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+    def try_acquire(self, key: tuple[str, str]) -> bool:
+        with self._busy_lock:
+            if key in self._busy:
+                return False
+            self._busy.add(key)
+            return True
+
+    def release(self, key: tuple[str, str]) -> None:
+        with self._busy_lock:
+            self._busy.discard(key)
+
+
+def make_handler(state: WorkerState) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = f"atelier-worker/{__version__}"
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            sys.stderr.write(f"[atelier-worker] {self.address_string()} {format % args}\n")
+
+        # -- plumbing ----------------------------------------------------------
+
+        def _send_json(self, status: int, body: Any) -> None:
+            data = dumps(body)
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _send_error(self, err: ProtocolError) -> None:
+            self._send_json(err.status, err.body())
+
+        def _read_body(self) -> bytes:
+            length = self.headers.get("Content-Length")
+            if length is None:
+                if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+                    raise ProtocolError(411, "length_required", "body: send a Content-Length header")
+                return b""
+            try:
+                n = int(length)
+            except ValueError:
+                raise ProtocolError(400, "invalid_request", "Content-Length: not an integer") from None
+            if n < 0 or n > MAX_BODY_BYTES:
+                raise ProtocolError(413, "too_large", f"body: larger than {MAX_BODY_BYTES} bytes")
+            return self.rfile.read(n)
+
+        def _authorized(self) -> bool:
+            if state.token is None:
+                return True
+            header = self.headers.get("Authorization", "")
+            scheme, _, value = header.partition(" ")
+            return scheme.lower() == "bearer" and hmac.compare_digest(value.strip(), state.token)
+
+        # -- routing -----------------------------------------------------------
+
+        def do_GET(self) -> None:  # noqa: N802
+            if self.path == "/v1/health":
+                self._send_json(
+                    200,
+                    {
+                        "status": "ok",
+                        "protocol": PROTOCOL,
+                        "art_version": state.driver.version(),
+                        "worker_version": __version__,
+                        "gradient_step_metrics": state.driver.observes_gradient_steps,
+                    },
+                )
+                return
+            self._route_error("GET")
+
+        def do_POST(self) -> None:  # noqa: N802
+            routes = {
+                "/v1/models/register": self._register,
+                "/v1/models/step": self._step,
+                "/v1/models/train": self._train,
+                "/v1/models/delete_checkpoints": self._delete,
+            }
+            handler = routes.get(self.path)
+            if handler is None:
+                self._route_error("POST")
+                return
+            try:
+                if not self._authorized():
+                    # Drain the body so the connection stays usable.
+                    self._read_body()
+                    raise ProtocolError(401, "unauthorized", "Authorization: a valid bearer token is required")
+                body = parse_json_object(self._read_body())
+                handler(body)
+            except ProtocolError as err:
+                self._send_error(err)
+            except Exception as exc:  # ART failed: report it, keep serving
+                self.log_message("error: %s", repr(exc))
+                self._send_json(500, {"error": {"code": "art_error", "message": f"{type(exc).__name__}: {exc}"}})
+
+        def _route_error(self, method: str) -> None:
+            known = {"/v1/health", "/v1/models/register", "/v1/models/step", "/v1/models/train", "/v1/models/delete_checkpoints"}
+            if self.path in known:
+                self.close_connection = True
+                self._send_json(405, {"error": {"code": "method_not_allowed", "message": f"{method} {self.path} is not part of {PROTOCOL}"}})
+            else:
+                self.close_connection = True
+                self._send_json(404, {"error": {"code": "not_found", "message": f"{method} {self.path} is not part of {PROTOCOL}"}})
+
+        # -- endpoints ---------------------------------------------------------
+
+        def _register(self, body: dict[str, Any]) -> None:
+            req = validate_register(body)
+            if not state.try_acquire(req.ref.key):
+                raise ProtocolError(409, "busy", f"model {req.ref.project}/{req.ref.name} is training or being registered")
+            try:
+                result = state.run(state.driver.register(req))
+            finally:
+                state.release(req.ref.key)  # before answering: the client may train right away
+            self._send_json(200, result)
+
+        def _step(self, body: dict[str, Any]) -> None:
+            ref = model_ref(body)
+            self._send_json(200, state.run(state.driver.step(ref.project, ref.name)))
+
+        def _delete(self, body: dict[str, Any]) -> None:
+            req = validate_delete(body)
+            state.driver.lookup(req.ref.project, req.ref.name)
+            if not state.try_acquire(req.ref.key):
+                raise ProtocolError(409, "busy", f"model {req.ref.project}/{req.ref.name} is training; delete checkpoints after it finishes")
+            try:
+                result = state.run(state.driver.delete_checkpoints(req))
+            finally:
+                state.release(req.ref.key)
+            self._send_json(200, result)
+
+        def _train(self, body: dict[str, Any]) -> None:
+            req = validate_train(body)
+            driver = state.driver
+            reg = driver.lookup(req.ref.project, req.ref.name)
+            mode, options = driver.train_options(req.config)
+            groups = driver.build_groups(req)
+            key = req.ref.key
+            if not state.try_acquire(key):
+                raise ProtocolError(409, "busy", f"model {req.ref.project}/{req.ref.name} is already training")
+
+            events: queue.Queue[tuple[str, Any]] = queue.Queue()
+
+            async def run() -> dict[str, Any]:
+                try:
+                    return await driver.train(
+                        reg, groups, mode, options, req.log,
+                        lambda metrics: events.put(("step", metrics)),
+                    )
+                finally:
+                    state.release(key)
+
+            future = asyncio.run_coroutine_threadsafe(run(), state.loop)
+            future.add_done_callback(lambda f: events.put(("end", f)))
+
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-ndjson")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+
+            step_index = 0
+            connected = True
+            last_sent = time.monotonic()
+            while True:
+                try:
+                    kind, payload = events.get(timeout=max(0.05, state.heartbeat_seconds - (time.monotonic() - last_sent)))
+                except queue.Empty:
+                    connected = connected and self._write_line({"type": "heartbeat"})
+                    last_sent = time.monotonic()
+                    continue
+                if kind == "step":
+                    line = {"type": "gradient_step", "step_index": step_index, "metrics": payload}
+                    step_index += 1
+                    connected = connected and self._write_line(line)
+                    last_sent = time.monotonic()
+                    continue
+                fut = payload
+                exc = fut.exception()
+                if exc is None:
+                    final = fut.result()
+                    final["gradient_steps"] = step_index
+                elif isinstance(exc, ProtocolError):
+                    final = {"type": "error", "code": exc.code, "message": exc.message}
+                else:
+                    self.log_message("training failed: %s", repr(exc))
+                    final = {"type": "error", "code": "art_error", "message": f"{type(exc).__name__}: {exc}"}
+                if connected and self._write_line(final):
+                    self._write_chunk(b"")
+                self.close_connection = True
+                return
+
+        def _write_chunk(self, data: bytes) -> bool:
+            try:
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                self.wfile.flush()
+                return True
+            except (BrokenPipeError, ConnectionResetError, OSError):
+                self.log_message("client went away; training continues on the GPU box")
+                return False
+
+        def _write_line(self, obj: dict[str, Any]) -> bool:
+            return self._write_chunk(dumps(obj) + b"\n")
+
+    return Handler
+
+
+def serve(driver: Any, *, host: str, port: int, token: str | None, heartbeat_seconds: float) -> None:
+    state = WorkerState(driver, token=token, heartbeat_seconds=heartbeat_seconds)
+    state.start()
+    httpd = ThreadingHTTPServer((host, port), make_handler(state))
+    httpd.daemon_threads = True
+    bound_host, bound_port = httpd.server_address[:2]
+    print(
+        json.dumps(
+            {
+                "event": "listening",
+                "url": f"http://{bound_host}:{bound_port}",
+                "port": bound_port,
+                "protocol": PROTOCOL,
+                "art_version": driver.version(),
+                "auth": state.token is not None,
+            }
+        ),
+        flush=True,
+    )
+    try:
+        httpd.serve_forever()
+    finally:
+        httpd.server_close()
+        try:
+            state.run(driver.close())
+        except Exception as exc:  # best effort on shutdown
+            sys.stderr.write(f"[atelier-worker] closing ART failed: {exc!r}\n")
+        state.loop.call_soon_threadsafe(state.loop.stop)
