@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the Atelier worker's unittest suite against the stand-in `art` module
-# (tests/stand_in). Prints a final line "N passed, M failed" and exits non-zero
+# (tests/stand_in). Prints a final line "worker: N passed, M failed" and exits non-zero
 # on any failure, so CI can call it. Uses the python3 on PATH (3.10+).
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -14,6 +14,6 @@ suite = unittest.defaultTestLoader.discover("tests", top_level_dir=".")
 result = unittest.TextTestRunner(verbosity=2).run(suite)
 failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
 passed = result.testsRun - failed - len(result.skipped)
-print(f"{passed} passed, {failed} failed")
+print(f"worker: {passed} passed, {failed} failed")
 sys.exit(1 if failed or result.testsRun == 0 else 0)
 PYEOF
