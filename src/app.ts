@@ -9,6 +9,7 @@ import { decideStartup, isLoopbackHost, keysRequired } from './auth/policy';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/data-source';
 import { createEventBus, type EventBus } from './events/event-bus';
+import { RunsRepo } from './runs/runs.repo';
 import { createLogger } from './logger';
 import { createRedactor, secretsIn, type Redactor } from './security/redact';
 import { attachGraphqlWs } from './server/ws';
@@ -33,7 +34,10 @@ export async function createApp(config: Config): Promise<App> {
   const db = await openDatabase(config.database);
   let events: EventBus;
   try {
-    events = await createEventBus({ bufferSize: config.subscriptionBuffer, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, logger });
+    // Status events are stored before they are published: with Redis, the bus delivers any it finds stored but never received.
+    const transitions = new RunsRepo(db.reader, db.kind);
+    const statusLog = { after: (id: number, limit: number) => transitions.statusEventsAfter(id, {}, limit), latestId: () => transitions.latestTransitionId() };
+    events = await createEventBus({ bufferSize: config.subscriptionBuffer, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, logger, statusLog });
   } catch (err) {
     await db.close();
     throw new Error(`REDIS_URL: cannot reach Redis (${err instanceof Error ? err.message : err})`);

@@ -44,6 +44,21 @@ export class BoundedIterator<T> implements AsyncIterableIterator<T> {
     this.queue.push(value);
   }
 
+  /** Ends the subscription with an error the client receives on its next read (the backlog is dropped). */
+  fail(error: Error): void {
+    if (this.finished || this.failure) return;
+    this.queue.length = 0;
+    this.release();
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      this.finished = true;
+      w.reject(error);
+      return;
+    }
+    this.failure = error;
+  }
+
   next(): Promise<IteratorResult<T>> {
     if (this.queue.length) return Promise.resolve({ value: this.queue.shift()!, done: false });
     if (this.failure) {

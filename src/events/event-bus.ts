@@ -1,10 +1,21 @@
 // Typed publish/subscribe behind one small interface. In-process by default; with Redis, events
 // published on any instance reach the subscribers of every instance (each instance delivers what
 // Redis hands it, its own events included, so all instances see one order per publisher).
+import { GraphQLError } from 'graphql';
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 import { BoundedIterator } from './bounded-iterator';
-import type { TopicName, Topics } from './topics';
+import { StatusRecovery, type StatusLog } from './status-recovery';
+import type { RunStatusEvent, TopicName, Topics } from './topics';
+
+/** Live events of a topic that cannot be replayed may have been missed: the client must subscribe again. */
+export class EventsInterruptedError extends GraphQLError {
+  constructor(topic: TopicName) {
+    super(`subscription closed: live ${topic} events were interrupted (the event bus lost Redis for a moment) and some may be missing; subscribe again and re-read what you need`, {
+      extensions: { code: 'EVENTS_INTERRUPTED', topic },
+    });
+  }
+}
 
 export interface SubscribeOptions<T> {
   /** Only events that pass are buffered for this subscriber. */
@@ -61,17 +72,33 @@ export interface EventBusOptions {
   /** Channel namespace: deployments sharing one Redis stay apart. */
   redisPrefix?: string;
   logger: Logger;
+  /** Stored status transitions: with Redis, status events lost on the way are found there and delivered. */
+  statusLog?: StatusLog;
 }
 
 const TOPICS: TopicName[] = ['runStatus', 'metricsRecorded', 'trajectoriesRecorded', 'runProgress'];
 
 export async function createEventBus(options: EventBusOptions): Promise<EventBus> {
   const hub = new LocalHub(options.logger);
-  const subscribe = <K extends TopicName>(topic: K, opts: SubscribeOptions<Topics[K]> = {}) =>
-    new BoundedIterator<Topics[K]>(
-      (push) => hub.on(topic, (p) => (!opts.filter || opts.filter(p as Topics[K]) ? push(p as Topics[K]) : undefined)),
-      options.bufferSize,
-    );
+  /** What each topic's live subscriptions can be told: only `fail` is needed here, so the payload type does not matter. */
+  const open = new Map<TopicName, Set<{ fail(error: Error): void }>>();
+  const subscribe = <K extends TopicName>(topic: K, opts: SubscribeOptions<Topics[K]> = {}) => {
+    const subscribers = open.get(topic) ?? new Set();
+    open.set(topic, subscribers);
+    const iterator: BoundedIterator<Topics[K]> = new BoundedIterator<Topics[K]>((push) => {
+      const off = hub.on(topic, (p) => (!opts.filter || opts.filter(p as Topics[K]) ? push(p as Topics[K]) : undefined));
+      return () => {
+        off();
+        subscribers.delete(iterator);
+      };
+    }, options.bufferSize);
+    subscribers.add(iterator);
+    return iterator;
+  };
+  /** Ends the live subscriptions of topics whose missed events cannot be recovered. */
+  const interrupt = (topics: TopicName[]) => {
+    for (const topic of topics) for (const iterator of [...(open.get(topic) ?? [])]) iterator.fail(new EventsInterruptedError(topic));
+  };
 
   if (!options.redisUrl) {
     return {
@@ -98,19 +125,43 @@ export async function createEventBus(options: EventBusOptions): Promise<EventBus
     conn.on('error', (err) => options.logger.warn(`redis ${name}: ${err.message}`));
   }
   await Promise.all([pub.connect(), sub.connect()]);
+  const recovery = options.statusLog
+    ? new StatusRecovery({ log: options.statusLog, deliver: (e) => hub.emit('runStatus', e), logger: options.logger })
+    : null;
   sub.on('message', (channel: string, message: string) => {
     const topic = channel.slice(prefix.length) as TopicName;
     try {
-      hub.emit(topic, JSON.parse(message));
+      const payload: unknown = JSON.parse(message);
+      // Status events go through recovery: delivered once, after any earlier one that went missing.
+      if (topic === 'runStatus' && recovery) void recovery.receive(payload as RunStatusEvent);
+      else hub.emit(topic, payload);
     } catch (err) {
       options.logger.error(`malformed event on ${channel}`, err);
     }
   });
   await sub.subscribe(...TOPICS.map((t) => prefix + t));
+  await recovery?.start();
+  // After a lost connection: status events come back from storage; the others cannot, so their
+  // subscribers are told rather than left waiting for events that will never come.
+  const replayable: TopicName[] = recovery ? ['runStatus'] : [];
+  const unrecoverable = TOPICS.filter((t) => !replayable.includes(t));
+  let lost = false;
+  sub.on('close', () => (lost = true));
+  sub.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    options.logger.warn('redis subscriber reconnected: recovering status events, closing other live subscriptions');
+    void recovery?.check();
+    interrupt(recovery ? unrecoverable : TOPICS);
+  });
 
   return {
     publish(topic, payload) {
-      pub.publish(prefix + topic, JSON.stringify(payload)).catch((err: Error) => options.logger.error(`could not publish ${topic} to redis: ${err.message}`));
+      pub.publish(prefix + topic, JSON.stringify(payload)).catch((err: Error) => {
+        options.logger.error(`could not publish ${topic} to redis: ${err.message}`);
+        // Here at least, nobody waits in silence for it (status events are recovered from storage).
+        if (!(topic === 'runStatus' && recovery)) interrupt([topic]);
+      });
     },
     subscribe,
     listenerCount: (topic) => hub.count(topic),
@@ -122,6 +173,7 @@ export async function createEventBus(options: EventBusOptions): Promise<EventBus
       }
     },
     async close() {
+      recovery?.stop();
       sub.disconnect();
       await pub.quit().catch(() => pub.disconnect());
     },

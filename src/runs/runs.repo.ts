@@ -8,6 +8,7 @@ import { toStoredDate } from '../db/timestamps';
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type TrainingStatus } from '../domain/status-machine';
 import { EMPTY_METRICS, type TrainingMetrics } from '../domain/training-metrics';
+import type { RunStatusEvent } from '../events/topics';
 import { metricsFromJson, metricsToJson } from './run.model';
 
 const FINAL = [...FINAL_STATUSES];
@@ -125,6 +126,25 @@ export class RunsRepo {
     const active = await repo.find({ where: { mode: 'pipeline', status: In(ACTIVE) }, order: { id: 'ASC' } });
     const pending = await repo.find({ where: { mode: 'pipeline', status: 'pending' }, order: { id: 'ASC' }, take: pendingLimit });
     return { active, pending };
+  }
+
+  /** Stored transitions after an event id as the events that were published for them, oldest first. */
+  async statusEventsAfter(afterId: number, scope: { runId?: number | null; projectName?: string | null }, limit: number): Promise<RunStatusEvent[]> {
+    return (await this.transitionsAfter(afterId, scope, limit)).map((r) => ({
+      eventId: r.id,
+      runId: r.runId,
+      projectName: r.projectName,
+      from: r.fromStatus,
+      to: r.toStatus,
+      at: r.at,
+      reason: r.reason,
+    }));
+  }
+
+  /** The newest transition's id, 0 when there is none. */
+  async latestTransitionId(): Promise<number> {
+    const row: { id: number | string | null } | undefined = await this.ds.getRepository(StatusTransitionEntity).createQueryBuilder('s').select('MAX(s.id)', 'id').getRawOne();
+    return Number(row?.id ?? 0);
   }
 
   async taskInputsForRuns(runIds: readonly number[]): Promise<TaskInputRow[]> {
