@@ -47,6 +47,29 @@ describe('recordMetrics', () => {
   });
 });
 
+describe('recordMetrics retried after a lost answer', () => {
+  it('accepts the same points again as a no-op, and still refuses a different point for a stored step', async () => {
+    const run = await createRun(s);
+    await recordTrajectories(s, run.id, [trajectory(0, 0.25), trajectory(0, 0.75)]);
+    const points = [
+      { step: 0, epoch: 0, trainingLoss: 0.5, values: [{ name: 'loss/grad_norm', value: 1.5 }, { name: 'lr', value: 1e-5 }] },
+      { step: 1, epoch: 0 },
+    ];
+    const first = expectResult((await s.gql(RecordMetrics, { runId: run.id, points })).recordMetrics, 'RecordMetricsPayload');
+    // The answer was lost; the script sends the very same call again (values in another order).
+    const again = expectResult((await s.gql(RecordMetrics, { runId: run.id, points: [{ ...points[0], values: [...points[0].values].reverse() }, points[1]] })).recordMetrics, 'RecordMetricsPayload');
+    expect(again.points).toEqual(first.points);
+    // A retry that also brings a new step stores just the new one.
+    const more = expectResult((await s.gql(RecordMetrics, { runId: run.id, points: [points[1], { step: 2, epoch: 1, trainingLoss: 0.1 }] })).recordMetrics, 'RecordMetricsPayload');
+    expect(more.points.map((p) => p.step)).toEqual([1, 2]);
+    const changed = await s.gql(RecordMetrics, { runId: run.id, points: [{ ...points[0], trainingLoss: 0.6 }] });
+    expect(expectResult(changed.recordMetrics, 'ConflictError').message).toMatch(/step 0 .* different history point/);
+    const { run: stored } = await s.gql(MetricHistory, { id: run.id });
+    expect(stored!.metricHistory.map((p) => [p.step, p.trainingLoss])).toEqual([[0, 0.5], [1, null], [2, 0.1]]);
+    expect(stored!.metrics).toMatchObject({ step: 2, trainingLoss: 0.1, totalTrajectories: 2 });
+  });
+});
+
 describe('metricHistory(maxPoints)', () => {
   it('keeps every spike exact and always ends on the final step', async () => {
     const run = await createRun(s);

@@ -3,7 +3,8 @@
 // latest step.
 import type { Database } from '../db/data-source';
 import { nowStored } from '../db/timestamps';
-import { GradientStepEntity, MetricPointEntity, TrajectoryEntity } from '../db/entities';
+import { GradientStepEntity, MetricPointEntity, TrajectoryEntity, type MetricPointRow } from '../db/entities';
+import { parseJsonObject } from '../db/json';
 import { downsample, type Bucket } from '../domain/downsample';
 import { ConflictError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
@@ -21,6 +22,15 @@ export interface RecordMetricPointInput {
 }
 
 export const MAX_POINTS_PER_CALL = 1000;
+
+/** Whether a stored point holds exactly what a caller sends (values compared by name, in any order). */
+function samePoint(row: MetricPointRow, p: RecordMetricPointInput): boolean {
+  if (row.epoch !== p.epoch || row.trainingLoss !== (p.trainingLoss ?? null)) return false;
+  const stored = parseJsonObject(row.values);
+  const sent = p.values ?? {};
+  const names = Object.keys(sent);
+  return names.length === Object.keys(stored).length && names.every((n) => stored[n] === sent[n]);
+}
 
 export type HistoryBucket = Bucket<MetricPoint & { series: Record<string, number | null> }>;
 
@@ -54,13 +64,24 @@ export class MetricsService {
       await lockGuarded(tx.em, this.db.kind, runId, guard);
       const pointsRepo = tx.em.getRepository(MetricPointEntity);
       const steps = points.map((p) => p.step);
+      // A retry after a lost answer sends the same points again: those are already stored, and
+      // accepted as they are. A point that differs from the stored one of its step is a conflict.
+      const stored = new Map<number, MetricPointRow>();
       if (steps.length > 0) {
-        const clash = await pointsRepo.createQueryBuilder('m').where('m.run_id = :runId AND m.step IN (:...steps)', { runId, steps }).getOne();
-        if (clash) throw new ConflictError(`step ${clash.step} of this run already has a history point; recorded metrics are never overwritten`);
+        for (const row of await pointsRepo.createQueryBuilder('m').where('m.run_id = :runId AND m.step IN (:...steps)', { runId, steps }).getMany()) stored.set(row.step, row);
       }
-      const stats = await rewardStatsBySteps(tx.em, runId, steps);
+      for (const p of points) {
+        const old = stored.get(p.step);
+        if (old && !samePoint(old, p)) throw new ConflictError(`step ${p.step} of this run already has a different history point; recorded metrics are never overwritten`);
+      }
+      const fresh = points.filter((p) => !stored.has(p.step));
+      const stats = await rewardStatsBySteps(
+        tx.em,
+        runId,
+        fresh.map((p) => p.step),
+      );
       const now = nowStored();
-      const rows = points.map((p) => {
+      const rows = fresh.map((p) => {
         const s = stats.get(p.step);
         return pointsRepo.create({
           runId,
@@ -77,6 +98,9 @@ export class MetricsService {
         });
       });
       const saved = rows.length ? await pointsRepo.save(rows, { chunk: 100 }) : [];
+      const byStep = new Map([...stored, ...saved.map((r) => [r.step, r] as const)]);
+      const answer = points.map((p) => metricPointFromRow(byStep.get(p.step)!));
+      if (saved.length === 0) return answer;
 
       const latest = await pointsRepo.findOne({ where: { runId }, order: { step: 'DESC' } });
       if (latest) {
@@ -92,8 +116,8 @@ export class MetricsService {
         };
         await writeMetricsSnapshot(tx.em, runId, snapshot);
       }
-      if (saved.length) tx.afterCommit(() => this.events.publish('metricsRecorded', { runId, steps }));
-      return saved.map(metricPointFromRow);
+      tx.afterCommit(() => this.events.publish('metricsRecorded', { runId, steps: saved.map((r) => r.step) }));
+      return answer;
     });
   }
 
