@@ -57,7 +57,7 @@ describe('recordMetrics retried after a lost answer', () => {
     ];
     const first = expectResult((await s.gql(RecordMetrics, { runId: run.id, points })).recordMetrics, 'RecordMetricsPayload');
     // The answer was lost; the script sends the very same call again (values in another order).
-    const again = expectResult((await s.gql(RecordMetrics, { runId: run.id, points: [{ ...points[0], values: [...points[0].values].reverse() }, points[1]] })).recordMetrics, 'RecordMetricsPayload');
+    const again = expectResult((await s.gql(RecordMetrics, { runId: run.id, points: [{ ...points[0], values: [...(points[0].values ?? [])].reverse() }, points[1]] })).recordMetrics, 'RecordMetricsPayload');
     expect(again.points).toEqual(first.points);
     // A retry that also brings a new step stores just the new one.
     const more = expectResult((await s.gql(RecordMetrics, { runId: run.id, points: [points[1], { step: 2, epoch: 1, trainingLoss: 0.1 }] })).recordMetrics, 'RecordMetricsPayload');
