@@ -17,7 +17,8 @@ import { Leases } from './leases';
 const POLL_MS = 1000;
 
 export class PipelineRunner {
-  private readonly executing = new Map<number, { execution: RunExecution; done: Promise<void> }>();
+  /** Runs executing here, with when their lease was last claimed or renewed (the lease runs out leaseTtlMs later). */
+  private readonly executing = new Map<number, { execution: RunExecution; done: Promise<void>; renewedAt: number }>();
   private readonly leases: Leases;
   private timer: NodeJS.Timeout | null = null;
   private renewTimer: NodeJS.Timeout | null = null;
@@ -37,6 +38,10 @@ export class PipelineRunner {
     return Boolean(this.deps.config.artBackends.length && this.deps.config.openaiBaseUrl);
   }
 
+  private get renewEveryMs(): number {
+    return Math.max(100, Math.floor(this.deps.config.leaseTtlMs / 3));
+  }
+
   get instanceId(): string {
     return this.leases.owner;
   }
@@ -46,8 +51,7 @@ export class PipelineRunner {
     this.stopped = false;
     if (this.db.kind === 'sqlite') await this.leases.voidAll();
     this.watchStatus();
-    const every = Math.max(100, Math.floor(this.deps.config.leaseTtlMs / 3));
-    this.renewTimer = setInterval(() => void this.renewAll(), every);
+    this.renewTimer = setInterval(() => void this.renewAll(), this.renewEveryMs);
     this.wake();
   }
 
@@ -78,8 +82,9 @@ export class PipelineRunner {
       for (const run of await this.candidates()) {
         if (free <= 0 || this.stopped) break;
         const backend = run.backend ?? this.deps.config.artBackends[0].name;
+        const claimedAt = Date.now();
         if (await this.leases.claim(run.id, backend)) {
-          this.launch(run);
+          this.launch(run, claimedAt);
           free--;
         }
       }
@@ -102,7 +107,7 @@ export class PipelineRunner {
     return [...active, ...[...firstPerBackend.values()].sort((a, b) => a.id - b.id)];
   }
 
-  private launch(run: TrainingRun): void {
+  private launch(run: TrainingRun, claimedAt: number): void {
     const execution = new RunExecution(this.deps, run.id, this.leases.owner);
     this.deps.logger.info(`pipeline: ${run.status === 'pending' ? 'starting' : 'resuming'} run ${run.id} (${run.uuid}) on backend ${run.backend ?? this.deps.config.artBackends[0].name}`);
     const done = execution
@@ -114,19 +119,33 @@ export class PipelineRunner {
         this.executing.delete(run.id);
         this.wake();
       });
-    this.executing.set(run.id, { execution, done });
+    this.executing.set(run.id, { execution, done, renewedAt: claimedAt });
   }
 
-  /** Keeps this instance's leases alive; a run whose lease cannot be renewed is dropped at once. */
+  /**
+   * Keeps this instance's leases alive; a run whose lease cannot be renewed is dropped at once. An
+   * instance that cannot reach the database at all fences itself: it stops a run before the lease it
+   * last renewed can expire, so no other instance that takes the run over ever trains beside it.
+   */
   private async renewAll(): Promise<void> {
-    for (const [runId, { execution }] of this.executing) {
+    const ttl = this.deps.config.leaseTtlMs;
+    for (const [runId, running] of this.executing) {
+      // Checked before any renewal is awaited: a database that hangs must not delay the fence.
+      if (Date.now() + this.renewEveryMs >= running.renewedAt + ttl) {
+        this.deps.logger.error(`run ${runId}: could not renew its lease for ${Math.round((Date.now() - running.renewedAt) / 1000)} s; stopping before it expires so another instance can take over alone`);
+        running.execution.stop('lease-lost');
+      }
+    }
+    for (const [runId, running] of this.executing) {
       try {
-        if (!(await this.leases.renew(runId))) {
+        const attemptedAt = Date.now();
+        if (await this.leases.renew(runId)) running.renewedAt = attemptedAt;
+        else {
           this.deps.logger.warn(`run ${runId}: lease lost or run ended elsewhere; stopping here`);
-          execution.stop('lease-lost');
+          running.execution.stop('lease-lost');
         }
       } catch (err) {
-        // The database is unreachable: keep working until the lease would have expired anyway.
+        // The database is unreachable: the fence above stops the run before its lease runs out.
         this.deps.logger.warn(`run ${runId}: could not renew its lease: ${err instanceof Error ? err.message : err}`);
       }
     }
