@@ -2,7 +2,6 @@
 // backend's queue — queryable, and pushed to subscribers as it changes.
 import type { Context } from '../context';
 import { freshLoaders } from '../context';
-import { NotFoundError } from '../errors';
 import { builder } from '../graphql/builder';
 import { parseGlobalIdOf } from '../graphql/global-id';
 import type { TrainingRun } from '../runs/run.model';
@@ -21,7 +20,7 @@ builder.objectFields(TrainingRunRef, (t) => ({
   queuePosition: t.int({
     nullable: true,
     description: 'For a PENDING pipeline run: how many runs are ahead of it on its backend (0: it starts next). Null otherwise.',
-    resolve: (r, _a, ctx) => ctx.services.runsRepo.queuePosition(r),
+    resolve: (r, _a, ctx) => ctx.services.runs.queuePosition(r),
   }),
 }));
 
@@ -39,9 +38,8 @@ const QueueUpdateRef = builder.objectRef<QueueUpdate>('RunQueueUpdate').implemen
 
 async function current(ctx: Context, runId: number): Promise<QueueUpdate> {
   freshLoaders(ctx);
-  const run = await ctx.loaders.runById.load(runId);
-  if (!run) throw new NotFoundError('TrainingRun', String(runId));
-  return { run, position: await ctx.services.runsRepo.queuePosition(run) };
+  const run = await ctx.services.runs.get(runId, ctx.loaders.runById);
+  return { run, position: await ctx.services.runs.queuePosition(run) };
 }
 
 builder.subscriptionField('runQueuePosition', (t) =>

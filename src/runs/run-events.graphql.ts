@@ -1,9 +1,7 @@
 // Subscriptions to a run's lifecycle: every status transition (resumable with afterEventId) and
 // pipeline progress. Events carry ids; the run itself is loaded fresh for each event.
 import { z } from 'zod';
-import type { Context } from '../context';
 import { freshEvent, subscribeForRun } from './run-subscription';
-import { NotFoundError } from '../errors';
 import type { RunProgressEvent, RunStatusEvent } from '../events/topics';
 import { ReplayThenLive } from '../events/replay';
 import { builder } from '../graphql/builder';
@@ -14,17 +12,11 @@ import type { TrainingStatus } from '../domain/status-machine';
 
 const REPLAY_PAGE = 500;
 
-async function loadRun(ctx: Context, runId: number) {
-  const run = await ctx.loaders.runById.load(runId);
-  if (!run) throw new NotFoundError('TrainingRun', String(runId));
-  return run;
-}
-
 const RunStatusEventRef = builder.objectRef<RunStatusEvent>('RunStatusEvent').implement({
   description: "One transition of a run's status, pushed after it is stored.",
   fields: (t) => ({
     eventId: t.string({ description: 'Increases with every transition of a run; pass the last one you saw as afterEventId to resume.', resolve: (e) => String(e.eventId) }),
-    run: t.field({ type: TrainingRunRef, description: 'The run as stored now.', resolve: (e, _a, ctx) => loadRun(ctx, e.runId) }),
+    run: t.field({ type: TrainingRunRef, description: 'The run as stored now.', resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById) }),
     from: t.field({ type: TrainingStatusEnum, nullable: true, resolve: (e) => e.from as TrainingStatus | null }),
     to: t.field({ type: TrainingStatusEnum, resolve: (e) => e.to as TrainingStatus }),
     at: t.field({ type: 'DateTime', resolve: (e) => parseDate(e.at) }),
@@ -35,7 +27,7 @@ const RunStatusEventRef = builder.objectRef<RunStatusEvent>('RunStatusEvent').im
 const RunProgressRef = builder.objectRef<RunProgressEvent>('RunProgress').implement({
   description: "A pipeline run's progress within its current step.",
   fields: (t) => ({
-    run: t.field({ type: TrainingRunRef, resolve: (e, _a, ctx) => loadRun(ctx, e.runId) }),
+    run: t.field({ type: TrainingRunRef, resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById) }),
     step: t.exposeInt('step'),
     totalSteps: t.exposeInt('totalSteps'),
     epoch: t.exposeInt('epoch'),
@@ -63,26 +55,13 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: async (_root, args, ctx) => {
       const runId = args.runId != null ? parseGlobalIdOf('TrainingRun', String(args.runId), 'runId') : null;
-      if (runId !== null) await loadRun(ctx, runId);
+      if (runId !== null) await ctx.services.runs.get(runId, ctx.loaders.runById);
       const projectName = args.projectName ?? null;
       const live = ctx.services.events.subscribe('runStatus', {
         filter: (e) => (runId === null || e.runId === runId) && (projectName === null || e.projectName === projectName),
       });
       if (args.afterEventId == null) return live;
-      const toEvent = (r: Awaited<ReturnType<typeof ctx.services.runsRepo.transitionsAfter>>[number]): RunStatusEvent => ({
-        eventId: r.id,
-        runId: r.runId,
-        projectName: r.projectName,
-        from: r.fromStatus,
-        to: r.toStatus,
-        at: r.at,
-        reason: r.reason,
-      });
-      return new ReplayThenLive(
-        live,
-        async (after) => (await ctx.services.runsRepo.transitionsAfter(after, { runId, projectName }, REPLAY_PAGE)).map(toEvent),
-        Number(args.afterEventId),
-      );
+      return new ReplayThenLive(live, (after) => ctx.services.runs.statusEventsAfter(after, { runId, projectName }, REPLAY_PAGE), Number(args.afterEventId));
     },
     resolve: freshEvent,
   }),

@@ -1,4 +1,4 @@
-// GraphQL types and fields for training runs. Thin: parse arguments, call a service or repo, return.
+// GraphQL types and fields for training runs. Thin: parse arguments, call a service, return.
 import { TRAINING_STATUSES, type TrainingStatus } from '../domain/status-machine';
 import { batchAt } from '../domain/dataset';
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
@@ -6,16 +6,13 @@ import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
 import { pageWindow, toConnection, type CursorShape } from '../graphql/pagination';
 import type { Context } from '../context';
-import { parseJsonObject } from '../db/json';
 import { parseDate } from '../db/timestamps';
 import type { TrainingMetrics } from '../domain/training-metrics';
-import type { TrainingRun } from './run.model';
+import type { StatusTransition, TaskInput, TrainingRun } from './run.model';
 import { runRules } from './run.rules';
 import type { RunFilter, RunOrderField } from './runs.repo';
-import { runFromRow } from './run.model';
-import type { TaskInputRow } from '../db/entities';
 import { PipelineSettingsInput, RunModeEnum } from './pipeline-settings.graphql';
-import { backendOf, checkServerSettings, MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
+import { MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
 
 export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
   description: 'Where a run is in its lifecycle: PENDING → GENERATING → COLLECTING → SCORING → TRAINING → (COLLECTING …) → COMPLETED; FAILED or CANCELLED from any non-final state.',
@@ -35,13 +32,7 @@ export const TrainingMetricsRef = builder.objectRef<TrainingMetrics>('TrainingMe
   }),
 });
 
-export interface TaskInputShape {
-  step: number;
-  inputText: string;
-  context: Record<string, unknown> | null;
-}
-
-export const TaskInputRef = builder.objectRef<TaskInputShape>('TaskInput').implement({
+export const TaskInputRef = builder.objectRef<TaskInput>('TaskInput').implement({
   description: "One input of a run's dataset (the seed's TaskInput). step 999 marks a test input, as in ART's notebooks.",
   fields: (t) => ({
     step: t.exposeInt('step'),
@@ -51,7 +42,7 @@ export const TaskInputRef = builder.objectRef<TaskInputShape>('TaskInput').imple
 });
 
 export const TrainingInputBatchRef = builder
-  .objectRef<{ step: number; epoch: number; epochStep: number; items: TaskInputShape[] }>('TrainingInputBatch')
+  .objectRef<{ step: number; epoch: number; epochStep: number; items: TaskInput[] }>('TrainingInputBatch')
   .implement({
     description: "One step's batch of ART's dataset iteration (the seed's TrainingInputBatch).",
     fields: (t) => ({
@@ -63,7 +54,7 @@ export const TrainingInputBatchRef = builder
   });
 
 export const StatusTransitionRef = builder
-  .objectRef<{ id: number; fromStatus: string | null; toStatus: string; at: string; reason: string | null }>('StatusTransition')
+  .objectRef<StatusTransition>('StatusTransition')
   .implement({
     description: 'One change of a run\'s status. The first has no `from`: the run was created.',
     fields: (t) => ({
@@ -74,10 +65,6 @@ export const StatusTransitionRef = builder
       reason: t.exposeString('reason', { nullable: true }),
     }),
   });
-
-export function taskInputFromRow(r: TaskInputRow): TaskInputShape {
-  return { step: r.step, inputText: r.inputText, context: r.context ? parseJsonObject(r.context) : null };
-}
 
 export const TrainingRunRef = builder.objectRef<TrainingRun>('TrainingRun');
 builder.node(TrainingRunRef, {
@@ -115,7 +102,7 @@ builder.node(TrainingRunRef, {
     taskInputs: t.field({
       type: [TaskInputRef],
       description: "The run's dataset, in order.",
-      resolve: async (r, _a, ctx) => (await ctx.loaders.taskInputsByRunId.load(r.id)).map(taskInputFromRow),
+      resolve: (r, _a, ctx) => ctx.loaders.taskInputsByRunId.load(r.id),
     }),
     inputBatch: t.field({
       type: TrainingInputBatchRef,
@@ -126,7 +113,7 @@ builder.node(TrainingRunRef, {
         groupsPerStep: t.arg.int({ description: "Defaults to the run's pipeline setting (2 unless set).", validate: { schema: runRules.rolloutsPerGroup } }),
       },
       resolve: async (r, args, ctx) => {
-        const items = (await ctx.loaders.taskInputsByRunId.load(r.id)).map(taskInputFromRow);
+        const items = await ctx.loaders.taskInputsByRunId.load(r.id);
         const groupsPerStep = args.groupsPerStep ?? pipelineSettingsOf(r.config).groupsPerStep;
         return batchAt(items, { groupsPerStep, numEpochs: r.numEpochs, maxSteps: r.maxSteps }, args.step);
       },
@@ -175,8 +162,7 @@ builder.queryFields((t) => ({
     validate: [(a) => (a.id == null) !== (a.uuid == null), { message: 'give exactly one of id or uuid' }],
     resolve: async (_root, args, ctx) => {
       if (args.id != null) return ctx.loaders.runById.load(parseGlobalIdOf('TrainingRun', String(args.id)));
-      const row = await ctx.services.runsRepo.findByUuid(args.uuid!);
-      return row ? runFromRow(row) : null;
+      return ctx.services.runs.findByUuid(args.uuid!);
     },
   }),
   runs: t.connection(
@@ -201,14 +187,8 @@ builder.queryFields((t) => ({
         const field: RunOrderField = args.orderBy?.field ?? 'createdAt';
         const desc = (args.orderBy?.direction ?? 'desc') === 'desc';
         const shape: CursorShape = { order: `runs:${field}:${desc ? 'desc' : 'asc'}`, query: filter, valueKind: field === 'createdAt' ? 'string' : 'number' };
-        const page = await ctx.services.runsRepo.page(filter, { field, desc }, pageWindow(args, shape));
-        return toConnection(
-          page,
-          shape,
-          (row) => ({ value: field === 'createdAt' ? row.createdAt : row.avgReward, id: row.id }),
-          runFromRow,
-          () => ctx.services.runsRepo.count(filter),
-        );
+        const page = await ctx.services.runs.page(filter, { field, desc }, pageWindow(args, shape));
+        return toConnection(page, shape, () => ctx.services.runs.count(filter));
       },
     },
     {
@@ -252,22 +232,9 @@ builder.mutationFields((t) => ({
     description: 'Creates a run in PENDING.',
     errors: { types: [ValidationError, ConflictError, MissingSettingError], directResult: true },
     args: { input: t.arg({ type: CreateTrainingRunInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => {
-      const { mode = 'pipeline', pipeline, ...fields } = input;
-      let config = (input.config as Record<string, unknown> | null | undefined) ?? {};
-      let backend: string | null = null;
-      if (mode === 'pipeline') {
-        const settings = Object.fromEntries(Object.entries(pipeline ?? {}).filter(([, v]) => v != null));
-        checkServerSettings(ctx.services.config.pipeline, settings);
-        backend = backendOf(ctx.services.config.pipeline, settings).name;
-        config = { ...config, pipeline: settings };
-      } else if (pipeline) {
-        throw ValidationError.of('input.pipeline', 'pipeline_only', 'pipeline settings apply to PIPELINE runs only');
-      }
-      const run = await ctx.services.runs.create({ ...fields, config, mode: mode ?? 'pipeline', backend });
-      if (run.mode === 'pipeline') ctx.services.pipeline.wake();
-      return { run };
-    },
+    resolve: async (_root, { input }, ctx) => ({
+      run: await ctx.services.runs.create({ ...input, config: input.config as Record<string, unknown> | null | undefined }),
+    }),
   }),
   transitionRun: t.field({
     type: RunPayload('TransitionRunPayload'),
@@ -281,6 +248,13 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => ({
       run: await ctx.services.runs.transition(parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), args.to, args.reason ?? null),
     }),
+  }),
+  cancelTrainingRun: t.field({
+    type: RunPayload('CancelTrainingRunPayload'),
+    description: 'Stops a run wherever it is: CANCELLED at once, in-flight calls to the backend and providers aborted, nothing more written.',
+    errors: { types: [ValidationError, NotFoundError, IllegalTransitionError], directResult: true },
+    args: { id: t.arg.id({ required: true }), reason: t.arg.string({ validate: { maxLength: 10_000 } }) },
+    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.cancel(parseGlobalIdOf('TrainingRun', String(args.id)), args.reason ?? undefined) }),
   }),
   deleteTrainingRun: t.field({
     type: builder.objectRef<{ run: TrainingRun }>('DeleteTrainingRunPayload').implement({

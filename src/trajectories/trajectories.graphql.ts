@@ -11,7 +11,7 @@ import { OrderDirectionEnum, TaskInputRef, TrainingRunRef } from '../runs/runs.g
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
-import { trajectoryFromRow, type Trajectory, type TrajectoryMessage } from './trajectory.model';
+import type { Trajectory, TrajectoryMessage } from './trajectory.model';
 
 const TrajectoryMessageRef = builder.objectRef<TrajectoryMessage>('TrajectoryMessage').implement({
   description: 'One message of a trajectory (the seed\'s TrajectoryMessage).',
@@ -23,21 +23,13 @@ builder.node(TrajectoryRef, {
   description: 'One rollout: the conversation, its reward and metadata (the seed\'s TrajectoryRecord).',
   id: { resolve: (t) => t.id },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'messages' in v && 'taskInput' in v,
-  loadMany: async (ids, ctx: Context) =>
-    Promise.all(ids.map(async (id) => {
-      const row = /^\d+$/.test(id) ? await ctx.loaders.trajectoryById.load(Number(id)) : null;
-      return row ? trajectoryFromRow(row) : null;
-    })),
+  loadMany: (ids, ctx: Context) => Promise.all(ids.map((id) => (/^\d+$/.test(id) ? ctx.loaders.trajectoryById.load(Number(id)) : null))),
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     uuid: t.exposeString('uuid'),
     run: t.field({
       type: TrainingRunRef,
-      resolve: async (tr, _a, ctx) => {
-        const run = await ctx.loaders.runById.load(tr.runId);
-        if (!run) throw new NotFoundError('TrainingRun', String(tr.runId));
-        return run;
-      },
+      resolve: (tr, _a, ctx) => ctx.services.runs.get(tr.runId, ctx.loaders.runById),
     }),
     taskInput: t.field({ type: TaskInputRef, resolve: (tr) => tr.taskInput }),
     messages: t.field({ type: [TrajectoryMessageRef], resolve: (tr) => tr.messages }),
@@ -79,14 +71,8 @@ async function resolveTrajectories(runId: number, args: TrajectoryArgs, ctx: Con
   const desc = (args.orderBy?.direction ?? 'asc') === 'desc';
   const shape: CursorShape = { order: `trajectories:${field}:${desc ? 'desc' : 'asc'}`, query: [runId, filter], valueKind: field === 'reward' ? 'number' : 'string' };
   const window = pageWindow(args, shape);
-  const page = await ctx.services.trajectoriesRepo.page(runId, filter, { field, desc }, window);
-  return toConnection(
-    page,
-    shape,
-    (row) => ({ value: field === 'reward' ? row.reward : row.createdAt, id: row.id }),
-    trajectoryFromRow,
-    () => ctx.services.trajectoriesRepo.count(runId, filter),
-  );
+  const page = await ctx.services.trajectories.page(runId, filter, { field, desc }, window);
+  return toConnection(page, shape, () => ctx.services.trajectories.count(runId, filter));
 }
 
 const TrajectoryConnection = builder.connectionObject(
@@ -198,8 +184,7 @@ const TrajectoriesRecordedRef = builder.objectRef<TrajectoriesRecordedEvent>('Tr
     trajectories: t.field({
       type: [TrajectoryRef],
       description: 'The stored trajectories (loaded only when selected).',
-      resolve: async (e, _a, ctx) =>
-        (await ctx.services.trajectoriesRepo.findByIds(e.trajectoryIds)).sort((a, b) => a.id - b.id).map(trajectoryFromRow),
+      resolve: (e, _a, ctx) => ctx.services.trajectories.getMany(e.trajectoryIds),
     }),
   }),
 });
