@@ -4,10 +4,8 @@ import { z } from 'zod';
 import { batchAt } from '../domain/dataset';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
-import { ErrorInterface } from '../graphql/errors';
-import { parseGlobalIdOf } from '../graphql/global-id';
 import { ProviderError } from '../providers/http';
-import { TrainingInputBatchRef, TrainingRunRef } from '../runs/runs.graphql';
+import { TrainingInputBatchRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { TrajectoryRef } from '../trajectories/trajectories.graphql';
 import { pipelineSettingsOf } from '../domain/pipeline-settings';
 import { testTrainedModel } from './test-model';
@@ -69,13 +67,7 @@ builder.mutationFields((t) => ({
     }),
     description: "Runs a COMPLETED pipeline run's trained model on a new input and stores the exchange.",
     errors: { types: [ValidationError, NotFoundError, ConflictError, ProviderError], directResult: true },
-    args: { runId: t.arg.id({ required: true }), inputText: t.arg.string({ required: true, validate: { schema: z.string().min(1).max(100_000) } }) },
-    resolve: (_root, args, ctx) => testTrainedModel(ctx.services.pipelineDeps, parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), args.inputText),
+    args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }), inputText: t.arg.string({ required: true, validate: { schema: z.string().min(1).max(100_000) } }) },
+    resolve: (_root, args, ctx) => testTrainedModel(ctx.services.pipelineDeps, args.runId.id, args.inputText),
   }),
 }));
-
-builder.objectType(ProviderError, {
-  name: 'ProviderError',
-  description: 'The ART backend or a model provider failed (after retries); nothing was stored.',
-  interfaces: [ErrorInterface],
-});

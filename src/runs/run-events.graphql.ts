@@ -5,9 +5,8 @@ import { freshEvent, subscribeForRun } from './run-subscription';
 import type { RunProgressEvent, RunStatusEvent } from '../events/topics';
 import { ReplayThenLive } from '../events/replay';
 import { builder } from '../graphql/builder';
-import { parseGlobalIdOf } from '../graphql/global-id';
 import { parseDate } from '../db/timestamps';
-import { TrainingRunRef, TrainingStatusEnum } from './runs.graphql';
+import { TrainingRunNode, TrainingRunRef, TrainingStatusEnum } from './runs.graphql';
 import type { TrainingStatus } from '../domain/status-machine';
 
 const REPLAY_PAGE = 500;
@@ -41,20 +40,18 @@ const RunProgressRef = builder.objectRef<RunProgressEvent>('RunProgress').implem
   }),
 });
 
-builder.subscriptionType({ description: 'Live updates, pushed after each change is stored: over graphql-ws (WebSocket) or server-sent events on /graphql.' });
-
 builder.subscriptionFields((t) => ({
   runStatusChanged: t.field({
     type: RunStatusEventRef,
     description:
       'Every status transition, of one run, of a project, or of all runs. With afterEventId, the stored transitions after it are replayed first, then live ones follow: nothing missed, nothing twice.',
     args: {
-      runId: t.arg.id(),
+      runId: t.arg.globalID({ for: TrainingRunNode }),
       projectName: t.arg.string({ validate: { maxLength: 200 } }),
       afterEventId: t.arg.string({ validate: { schema: z.string().regex(/^\d{1,15}$/, { message: 'must be an eventId you received' }) } }),
     },
     subscribe: async (_root, args, ctx) => {
-      const runId = args.runId != null ? parseGlobalIdOf('TrainingRun', String(args.runId), 'runId') : null;
+      const runId = args.runId?.id ?? null;
       if (runId !== null) await ctx.services.runs.get(runId, ctx.loaders.runById);
       const projectName = args.projectName ?? null;
       const live = ctx.services.events.subscribe('runStatus', {
@@ -68,8 +65,8 @@ builder.subscriptionFields((t) => ({
   runProgress: t.field({
     type: RunProgressRef,
     description: "A pipeline run's progress: the current step of the total, and the rollouts, judge calls and gradient steps done in it.",
-    args: { runId: t.arg.id({ required: true }) },
-    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId, 'runProgress'),
+    args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
+    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'runProgress'),
     resolve: freshEvent,
   }),
 }));

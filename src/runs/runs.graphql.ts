@@ -4,6 +4,7 @@ import { batchAt } from '../domain/dataset';
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
+import { FloatRangeInput, OrderDirectionEnum } from '../graphql/inputs';
 import { pageWindow, toConnection, type CursorShape } from '../graphql/pagination';
 import type { Context } from '../context';
 import { parseDate } from '../db/timestamps';
@@ -67,11 +68,13 @@ export const StatusTransitionRef = builder
   });
 
 export const TrainingRunRef = builder.objectRef<TrainingRun>('TrainingRun');
-builder.node(TrainingRunRef, {
+/** The node: `t.arg.globalID({ for: TrainingRunNode })` gives resolvers the run's database id as a number. */
+export const TrainingRunNode = builder.node(TrainingRunRef, {
   description: 'A training session: its configuration, status, dataset, trajectories and metrics (the seed\'s TrainingRun).',
-  id: { resolve: (r) => r.id },
+  // The global id's digits were checked when it was decoded (graphql/global-id.ts).
+  id: { resolve: (r) => r.id, parse: (id) => Number(id) },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'taskDescription' in v,
-  loadMany: (ids, ctx: Context) => Promise.all(ids.map((id) => (/^\d+$/.test(id) ? ctx.loaders.runById.load(Number(id)) : null))),
+  loadMany: (ids, ctx: Context) => Promise.all(ids.map((id) => ctx.loaders.runById.load(id))),
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The row id in training_runs.' }),
     uuid: t.exposeString('uuid'),
@@ -94,6 +97,19 @@ builder.node(TrainingRunRef, {
     config: t.field({ type: 'JSON', resolve: (r) => r.config }),
     mode: t.field({ type: RunModeEnum, resolve: (r) => r.mode }),
     currentStep: t.exposeInt('currentStep', { nullable: true, description: 'The step a pipeline run is working on.' }),
+    backend: t.exposeString('backend', { nullable: true, description: 'The ART backend a pipeline run trains on.' }),
+    leaseOwner: t.exposeString('leaseOwner', { nullable: true, description: 'The Atelier instance driving the run now.' }),
+    leaseExpiresAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: "When the driving instance's claim lapses unless renewed; another instance takes the run over after it.",
+      resolve: (r) => r.leaseExpiresAt,
+    }),
+    queuePosition: t.int({
+      nullable: true,
+      description: 'For a PENDING pipeline run: how many runs are ahead of it on its backend (0: it starts next). Null otherwise.',
+      resolve: (r, _a, ctx) => ctx.services.runs.queuePosition(r),
+    }),
     statusHistory: t.field({
       type: [StatusTransitionRef],
       description: 'Every transition, oldest first.',
@@ -126,19 +142,12 @@ builder.node(TrainingRunRef, {
 const RunOrderFieldEnum = builder.enumType('TrainingRunOrderField', {
   values: { CREATED_AT: { value: 'createdAt' }, AVG_REWARD: { value: 'avgReward', description: 'The latest avgReward; runs without one come last.' } } as const,
 });
-export const OrderDirectionEnum = builder.enumType('OrderDirection', { values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const });
 
 const RunOrderInput = builder.inputType('TrainingRunOrder', {
   fields: (t) => ({
     field: t.field({ type: RunOrderFieldEnum, required: true }),
     direction: t.field({ type: OrderDirectionEnum, required: true }),
   }),
-});
-
-const FloatRangeInput = builder.inputType('FloatRange', {
-  description: 'An inclusive range; either end may be left open.',
-  fields: (t) => ({ min: t.float(), max: t.float() }),
-  validate: [(r) => r.min == null || r.max == null || r.min <= r.max, { message: 'min must not be greater than max' }],
 });
 
 const RunFilterInput = builder.inputType('TrainingRunFilter', {
@@ -158,6 +167,8 @@ builder.queryFields((t) => ({
     type: TrainingRunRef,
     nullable: true,
     description: 'One run, by global id or by uuid.',
+    // A plain ID, decoded in the resolver: relay decodes globalID args before the one-of rule below runs,
+    // and `run(id: "x", uuid: "y")` must say to give exactly one, not that "x" is malformed.
     args: { id: t.arg.id(), uuid: t.arg.string({ validate: { schema: runRules.uuid } }) },
     validate: [(a) => (a.id == null) !== (a.uuid == null), { message: 'give exactly one of id or uuid' }],
     resolve: async (_root, args, ctx) => {
@@ -194,7 +205,7 @@ builder.queryFields((t) => ({
     {
       name: 'TrainingRunConnection',
       fields: (c) => ({
-        totalCount: c.int({ description: 'How many runs match the filter.', resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount() }),
+        totalCount: c.int({ description: 'How many runs match the filter.', resolve: (conn) => conn.totalCount() }),
       }),
     },
     { name: 'TrainingRunEdge' },
@@ -241,20 +252,20 @@ builder.mutationFields((t) => ({
     description: "Moves a run to another status, as its state machine allows. FAILED needs a reason, which becomes the run's error.",
     errors: { types: [ValidationError, NotFoundError, IllegalTransitionError], directResult: true },
     args: {
-      runId: t.arg.id({ required: true }),
+      runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
       to: t.arg({ type: TrainingStatusEnum, required: true }),
       reason: t.arg.string({ validate: { schema: runRules.reason } }),
     },
     resolve: async (_root, args, ctx) => ({
-      run: await ctx.services.runs.transition(parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), args.to, args.reason ?? null),
+      run: await ctx.services.runs.transition(args.runId.id, args.to, args.reason ?? null),
     }),
   }),
   cancelTrainingRun: t.field({
     type: RunPayload('CancelTrainingRunPayload'),
     description: 'Stops a run wherever it is: CANCELLED at once, in-flight calls to the backend and providers aborted, nothing more written.',
     errors: { types: [ValidationError, NotFoundError, IllegalTransitionError], directResult: true },
-    args: { id: t.arg.id({ required: true }), reason: t.arg.string({ validate: { maxLength: 10_000 } }) },
-    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.cancel(parseGlobalIdOf('TrainingRun', String(args.id)), args.reason ?? undefined) }),
+    args: { id: t.arg.globalID({ required: true, for: TrainingRunNode }), reason: t.arg.string({ validate: { maxLength: 10_000 } }) },
+    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.cancel(args.id.id, args.reason ?? undefined) }),
   }),
   deleteTrainingRun: t.field({
     type: builder.objectRef<{ run: TrainingRun }>('DeleteTrainingRunPayload').implement({
@@ -265,7 +276,7 @@ builder.mutationFields((t) => ({
     }),
     description: 'Deletes a COMPLETED, FAILED or CANCELLED run with its trajectories, metrics and history.',
     errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.delete(parseGlobalIdOf('TrainingRun', String(args.id))) }),
+    args: { id: t.arg.globalID({ required: true, for: TrainingRunNode }) },
+    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.delete(args.id.id) }),
   }),
 }));

@@ -4,10 +4,10 @@ import type { Context } from '../context';
 import type { TrajectoriesRecordedEvent } from '../events/topics';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
-import { parseGlobalIdOf } from '../graphql/global-id';
+import { OrderDirectionEnum } from '../graphql/inputs';
 import { jsonObject } from '../graphql/json-rules';
 import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
-import { OrderDirectionEnum, TaskInputRef, TrainingRunRef } from '../runs/runs.graphql';
+import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
@@ -82,7 +82,7 @@ const TrajectoryConnection = builder.connectionObject(
     fields: (c) => ({
       totalCount: c.int({
         description: 'How many trajectories match the filter.',
-        resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount(),
+        resolve: (conn) => conn.totalCount(),
       }),
     }),
   },
@@ -95,7 +95,7 @@ builder.objectField(TrainingRunRef, 'trajectories', (t) =>
       type: TrajectoryRef,
       description: "This run's trajectories, oldest first unless ordered otherwise.",
       args: { filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
-      resolve: (run, args, ctx) => resolveTrajectories(run.id, args as TrajectoryArgs, ctx) as never,
+      resolve: (run, args, ctx) => resolveTrajectories(run.id, args, ctx),
     },
     TrajectoryConnection,
   ),
@@ -106,8 +106,8 @@ builder.queryField('trajectories', (t) =>
     {
       type: TrajectoryRef,
       description: "A run's trajectories, oldest first unless ordered otherwise. Keyset-paginated: any page costs what the first costs.",
-      args: { runId: t.arg.id({ required: true }), filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
-      resolve: (_root, args, ctx) => resolveTrajectories(parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), args as TrajectoryArgs, ctx) as never,
+      args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }), filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
+      resolve: (_root, args, ctx) => resolveTrajectories(args.runId.id, args, ctx),
     },
     TrajectoryConnection,
   ),
@@ -157,12 +157,12 @@ builder.mutationField('recordTrajectories', (t) =>
     description: `Stores up to ${MAX_TRAJECTORIES_PER_CALL} trajectories of a run: all or nothing, idempotent by uuid.`,
     errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
     args: {
-      runId: t.arg.id({ required: true }),
+      runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
       trajectories: t.arg({ type: [TrajectoryInput], required: true, validate: { maxLength: [MAX_TRAJECTORIES_PER_CALL, { message: `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call` }] } }),
     },
     resolve: (_root, args, ctx) =>
       ctx.services.trajectories.record(
-        parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'),
+        args.runId.id,
         args.trajectories.map((tr) => ({
           uuid: tr.uuid,
           taskInput: { step: tr.taskInput.step, inputText: tr.taskInput.inputText, context: (tr.taskInput.context as Record<string, unknown> | null) ?? null },
@@ -193,8 +193,8 @@ builder.subscriptionField('trajectoriesRecorded', (t) =>
   t.field({
     type: TrajectoriesRecordedRef,
     description: 'Each batch of trajectories stored for the run.',
-    args: { runId: t.arg.id({ required: true }) },
-    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId, 'trajectoriesRecorded'),
+    args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
+    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'trajectoriesRecorded'),
     resolve: freshEvent,
   }),
 );
