@@ -21,7 +21,7 @@ export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
 });
 
 export const TrainingMetricsRef = builder.objectRef<TrainingMetrics>('TrainingMetrics').implement({
-  description: "The run's latest metrics (the seed's TrainingMetrics): reward statistics of the latest step, total trajectories stored, and the latest loss.",
+  description: "The run's latest metrics: reward statistics of the latest step, total trajectories stored, and the latest loss.",
   fields: (t) => ({
     totalTrajectories: t.exposeInt('totalTrajectories'),
     avgReward: t.exposeFloat('avgReward', { nullable: true }),
@@ -34,7 +34,7 @@ export const TrainingMetricsRef = builder.objectRef<TrainingMetrics>('TrainingMe
 });
 
 export const TaskInputRef = builder.objectRef<TaskInput>('TaskInput').implement({
-  description: "One input of a run's dataset (the seed's TaskInput). step 999 marks a test input, as in ART's notebooks.",
+  description: "One input of a run's dataset. step 999 marks a test input, as in ART's notebooks.",
   fields: (t) => ({
     step: t.exposeInt('step'),
     inputText: t.exposeString('inputText'),
@@ -45,7 +45,7 @@ export const TaskInputRef = builder.objectRef<TaskInput>('TaskInput').implement(
 export const TrainingInputBatchRef = builder
   .objectRef<{ step: number; epoch: number; epochStep: number; items: TaskInput[] }>('TrainingInputBatch')
   .implement({
-    description: "One step's batch of ART's dataset iteration (the seed's TrainingInputBatch).",
+    description: "One step's batch of ART's dataset iteration: the inputs a training step works on.",
     fields: (t) => ({
       step: t.exposeInt('step'),
       epoch: t.exposeInt('epoch'),
@@ -70,7 +70,7 @@ export const StatusTransitionRef = builder
 export const TrainingRunRef = builder.objectRef<TrainingRun>('TrainingRun');
 /** The node: `t.arg.globalID({ for: TrainingRunNode })` gives resolvers the run's database id as a number. */
 export const TrainingRunNode = builder.node(TrainingRunRef, {
-  description: 'A training session: its configuration, status, dataset, trajectories and metrics (the seed\'s TrainingRun).',
+  description: "A training session in Atelier: its configuration, status, dataset, trajectories and metrics, as ART's notebooks describe a training run.",
   // The global id's digits were checked when it was decoded (graphql/global-id.ts).
   id: { resolve: (r) => r.id, parse: (id) => Number(id) },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'taskDescription' in v,
@@ -215,7 +215,7 @@ builder.queryFields((t) => ({
 // ---- mutations ----
 
 const CreateTrainingRunInput = builder.inputType('CreateTrainingRunInput', {
-  description: "A run's configuration: the seed's TrainingRun fields. Omitted numbers take the seed's defaults.",
+  description: "A run's configuration: the fields of a TrainingRun. Omitted numbers take Atelier's defaults.",
   fields: (t) => ({
     uuid: t.string({ description: 'Your own id for the run (a UUID); generated when omitted.', validate: { schema: runRules.uuid } }),
     modelName: t.string({ required: true, description: 'The base model, e.g. Qwen/Qwen2.5-1.5B-Instruct.', validate: { schema: runRules.name } }),

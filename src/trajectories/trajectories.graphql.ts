@@ -14,13 +14,13 @@ import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
 import type { Trajectory, TrajectoryMessage } from './trajectory.model';
 
 const TrajectoryMessageRef = builder.objectRef<TrajectoryMessage>('TrajectoryMessage').implement({
-  description: 'One message of a trajectory (the seed\'s TrajectoryMessage).',
+  description: 'One message of a trajectory, as ART records a conversation.',
   fields: (t) => ({ role: t.exposeString('role', { description: 'system, user, assistant or tool.' }), content: t.exposeString('content') }),
 });
 
 export const TrajectoryRef = builder.objectRef<Trajectory>('Trajectory');
 builder.node(TrajectoryRef, {
-  description: 'One rollout: the conversation, its reward and metadata (the seed\'s TrajectoryRecord).',
+  description: 'One rollout: the conversation, its reward and metadata, as ART records a trajectory.',
   id: { resolve: (t) => t.id },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'messages' in v && 'taskInput' in v,
   loadMany: (ids, ctx: Context) => Promise.all(ids.map((id) => (/^\d+$/.test(id) ? ctx.loaders.trajectoryById.load(Number(id)) : null))),
