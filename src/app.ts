@@ -51,7 +51,7 @@ export async function createApp(config: Config): Promise<App> {
   const authenticate = createAuthenticator(services.apiKeys, keysRequiredNow);
   const sessions = new LiveSessions();
   services.apiKeys.onRevoke((keyId) => void sessions.revoke(keyId));
-  sessions.watch((ids) => services.apiKeys.repo.invalidAmong(ids), config.auth.revocationCheckMs, (err) => logger.warn('could not check revoked keys', err));
+  sessions.watch((ids) => services.apiKeys.invalidAmong(ids), config.auth.revocationCheckMs, (err) => logger.warn('could not check revoked keys', err));
 
   const yoga = createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, redactor, logger });
   const server: Server = createServer(yoga);
@@ -72,8 +72,8 @@ export async function createApp(config: Config): Promise<App> {
         mode: config.auth.mode,
         host: config.host,
         port,
-        activeKeys: await services.apiKeys.repo.countActive(),
-        anyKeyEverMade: await services.apiKeys.repo.anyEverMade(),
+        activeKeys: await services.apiKeys.countActive(),
+        anyKeyEverMade: await services.apiKeys.anyEverMadeNow(),
       };
       if (!decideStartup(facts).start) throw new Error(decideStartup(facts).message);
       await new Promise<void>((resolve, reject) => {

@@ -1,16 +1,18 @@
 // The per-request context: the app's services and fresh dataloaders, so that a page of rows
 // resolves its related rows with one query per level, never one per row.
+// The rule: dataloaders batch through the services' batch reads (getMany, transitionsOf,
+// taskInputsOf), like every other read; Services exposes no repo, so no resolver can reach one.
 import DataLoader from 'dataloader';
 import type { Viewer } from './auth/viewer';
-import type { StatusTransitionRow, TaskInputRow, TrajectoryRow } from './db/entities';
-import { runFromRow, type TrainingRun } from './runs/run.model';
+import type { StatusTransition, TaskInput, TrainingRun } from './runs/run.model';
 import type { Services } from './services';
+import type { Trajectory } from './trajectories/trajectory.model';
 
 export interface Loaders {
   runById: DataLoader<number, TrainingRun | null>;
-  trajectoryById: DataLoader<number, TrajectoryRow | null>;
-  statusHistoryByRunId: DataLoader<number, StatusTransitionRow[]>;
-  taskInputsByRunId: DataLoader<number, TaskInputRow[]>;
+  trajectoryById: DataLoader<number, Trajectory | null>;
+  statusHistoryByRunId: DataLoader<number, StatusTransition[]>;
+  taskInputsByRunId: DataLoader<number, TaskInput[]>;
 }
 
 export type { Viewer };
@@ -38,10 +40,10 @@ const unique = <K>(keys: readonly K[]): K[] => [...new Set(keys)];
 export function createLoaders(s: Services, options: { cache?: boolean } = {}): Loaders {
   const cache = options.cache ?? true;
   return {
-    runById: new DataLoader(async (ids) => byKey(ids, (await s.runsRepo.findByIds(unique(ids))).map(runFromRow), (r) => r.id), { cache }),
-    trajectoryById: new DataLoader(async (ids) => byKey(ids, await s.trajectoriesRepo.findByIds(unique(ids)), (r) => r.id), { cache }),
-    statusHistoryByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runsRepo.transitionsForRuns(unique(ids)), (r) => r.runId), { cache }),
-    taskInputsByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runsRepo.taskInputsForRuns(unique(ids)), (r) => r.runId), { cache }),
+    runById: new DataLoader(async (ids) => byKey(ids, await s.runs.getMany(unique(ids)), (r) => r.id), { cache }),
+    trajectoryById: new DataLoader(async (ids) => byKey(ids, await s.trajectories.getMany(unique(ids)), (r) => r.id), { cache }),
+    statusHistoryByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runs.transitionsOf(unique(ids)), (r) => r.runId), { cache }),
+    taskInputsByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runs.taskInputsOf(unique(ids)), (r) => r.runId), { cache }),
   };
 }
 

@@ -1,5 +1,6 @@
 // The app's services over one database and event bus: built once by createApp, handed to every
-// request's context (src/context.ts) and to the pipeline runner.
+// request's context (src/context.ts) and to the pipeline runner. Repos stay in here: everything
+// outside reads and writes through a service.
 import { ApiKeysService } from './auth/api-keys.service';
 import type { Config } from './config';
 import type { Database } from './db/data-source';
@@ -18,11 +19,8 @@ import { TrajectoriesService } from './trajectories/trajectories.service';
 
 export interface Services {
   runs: RunsService;
-  runsRepo: RunsRepo;
   trajectories: TrajectoriesService;
-  trajectoriesRepo: TrajectoriesRepo;
   metrics: MetricsService;
-  metricsRepo: MetricsRepo;
   events: EventBus;
   pipeline: PipelineRunner;
   pipelineDeps: PipelineDeps;
@@ -31,18 +29,21 @@ export interface Services {
 }
 
 export function buildServices(config: Config, db: Database, events: EventBus, logger: Logger, redactor: Redactor): Services {
-  const metricsRepo = new MetricsRepo(db.reader);
+  // The runner needs RunsService and RunsService drives runs through the runner: bound late, once built.
+  let runner: PipelineRunner | undefined;
+  const runs = new RunsService(db, events, new RunsRepo(db.reader, db.kind), config.pipeline, {
+    wake: () => runner?.wake(),
+    stopped: async (runId) => runner?.stopExecution(runId),
+  });
   const core = {
     config,
     events,
     apiKeys: new ApiKeysService(db, { lastUsedWriteIntervalMs: config.auth.lastUsedWriteIntervalMs, logger }),
-    runs: new RunsService(db, events),
-    runsRepo: new RunsRepo(db.reader, db.kind),
-    trajectories: new TrajectoriesService(db, events),
-    trajectoriesRepo: new TrajectoriesRepo(db.reader),
-    metricsRepo,
-    metrics: new MetricsService(db, metricsRepo, events),
+    runs,
+    trajectories: new TrajectoriesService(db, events, new TrajectoriesRepo(db.reader)),
+    metrics: new MetricsService(db, new MetricsRepo(db.reader), events),
   };
   const pipelineDeps = createPipelineDeps(config, core, logger, redactor);
-  return { ...core, pipelineDeps, pipeline: new PipelineRunner(pipelineDeps, db) };
+  runner = new PipelineRunner(pipelineDeps, db);
+  return { ...core, pipelineDeps, pipeline: runner };
 }

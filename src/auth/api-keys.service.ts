@@ -45,7 +45,7 @@ export function validateKeyInput(name: string, scope: string): { name: string; s
 }
 
 export class ApiKeysService {
-  readonly repo: ApiKeysRepo;
+  private readonly repo: ApiKeysRepo;
   private readonly lastWritten = new Map<string, number>();
   private readonly revokeListeners = new Set<(keyId: string) => void>();
   /** Once true it stays true: keys are never deleted. */
@@ -110,6 +110,22 @@ export class ApiKeysService {
     if (!row || !secretMatches(parts.secret, row.secretHash)) return { ok: false, problem: 'the API key is not valid' };
     if (row.revokedAt) return { ok: false, problem: 'the API key was revoked' };
     return { ok: true, key: apiKeyFromRow(row) };
+  }
+
+  /** Keys that are not revoked. */
+  countActive(): Promise<number> {
+    return this.repo.countActive();
+  }
+
+  /** Which of these key ids are revoked or gone (live sessions are closed for them). */
+  invalidAmong(keyIds: string[]): Promise<string[]> {
+    return this.repo.invalidAmong(keyIds);
+  }
+
+  /** Whether any key was ever made, read from the database now (start-up decides on it). */
+  async anyEverMadeNow(): Promise<boolean> {
+    this.everMade ||= await this.repo.anyEverMade();
+    return this.everMade;
   }
 
   /** Whether any key was ever made; checked against the database at most once a second until it is true. */

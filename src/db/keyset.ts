@@ -26,6 +26,12 @@ export interface PageWindow {
   backward: boolean;
 }
 
+/** A row as a page hands it out: the model, and the keyset position its cursor encodes. */
+export interface Positioned<T> {
+  node: T;
+  position: Position;
+}
+
 export interface Page<T> {
   rows: T[];
   hasNextPage: boolean;

@@ -1,10 +1,12 @@
-// The Pothos schema builder and its plugins. Defines no types: those live next to their domain.
+// The Pothos schema builder, its plugins and the three root types. Defines no other types: those
+// live next to their domain, shared ones in graphql/.
 import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
 import ZodPlugin from '@pothos/plugin-zod';
 import type { Context } from '../context';
 import { decodeGlobalId, encodeGlobalId } from './global-id';
+import GlobalIdArgsPlugin from './global-id-args';
 import { validationErrorFromZod } from './zod-errors';
 
 export interface JsonObject {
@@ -19,8 +21,10 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
   };
+  /** Every connection counts its matches, lazily: toConnection (pagination.ts) gives each one. */
+  Connection: { totalCount: () => Promise<number> };
 }>({
-  plugins: [ErrorsPlugin, ZodPlugin, RelayPlugin],
+  plugins: [ErrorsPlugin, ZodPlugin, GlobalIdArgsPlugin, RelayPlugin],
   defaultFieldNullability: false,
   errors: { defaultTypes: [], unsafelyHandleInputErrors: true },
   zod: { validationError: (zodError) => validationErrorFromZod(zodError) },
@@ -36,3 +40,4 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({ description: 'Read training runs, their trajectories and their metrics.' });
 builder.mutationType({ description: 'The tracking API: create and advance runs, record trajectories and metrics.' });
+builder.subscriptionType({ description: 'Live updates, pushed after each change is stored: over graphql-ws (WebSocket) or server-sent events on /graphql.' });

@@ -1,5 +1,7 @@
-// The typed errors clients handle: each implements `interface Error { message }`.
+// The typed errors clients handle, every one of them: each implements `interface Error { message }`.
+import { MissingSettingError } from '../domain/pipeline-settings';
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError, type ValidationIssue } from '../errors';
+import { ProviderError } from '../providers/http';
 import { builder } from './builder';
 
 export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
@@ -43,5 +45,18 @@ builder.objectType(IllegalTransitionError, {
 builder.objectType(ConflictError, {
   name: 'ConflictError',
   description: 'The change conflicts with what is stored (a duplicate, or a run that is still active); nothing was changed.',
+  interfaces: [ErrorInterface],
+});
+
+builder.objectType(MissingSettingError, {
+  name: 'MissingSettingError',
+  description: 'The server lacks a setting this operation needs; nothing was changed.',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ setting: t.exposeString('setting', { description: 'The environment variable to set, e.g. ART_BACKEND_URL.' }) }),
+});
+
+builder.objectType(ProviderError, {
+  name: 'ProviderError',
+  description: 'The ART backend or a model provider failed (after retries); nothing was stored.',
   interfaces: [ErrorInterface],
 });

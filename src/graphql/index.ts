@@ -3,6 +3,7 @@ import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder';
 import './scalars';
 import './errors';
+import './inputs';
 import '../runs/runs.graphql';
 import '../runs/run-events.graphql';
 import '../trajectories/trajectories.graphql';

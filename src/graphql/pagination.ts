@@ -2,7 +2,7 @@
 // and id of a row plus a fingerprint of the query it came from: one that is malformed, forged or
 // made for another ordering or filter is refused with a clear error instead of a wrong page.
 import { createHash } from 'node:crypto';
-import type { Page, PageWindow, Position } from '../db/keyset';
+import type { Page, PageWindow, Position, Positioned } from '../db/keyset';
 import { ValidationError } from '../errors';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -73,9 +73,9 @@ export function pageWindow(args: ConnectionArgs, shape: CursorShape): PageWindow
 }
 
 /** A Relay connection from a keyset page; totalCount is computed only when asked for. */
-export function toConnection<R, N>(page: Page<R>, shape: CursorShape, position: (row: R) => Position, node: (row: R) => N, totalCount: () => Promise<number>) {
+export function toConnection<N>(page: Page<Positioned<N>>, shape: CursorShape, totalCount: () => Promise<number>) {
   const encode = cursorEncoder(shape);
-  const edges = page.rows.map((row) => ({ cursor: encode(position(row)), node: node(row) }));
+  const edges = page.rows.map((row) => ({ cursor: encode(row.position), node: row.node }));
   return {
     edges,
     pageInfo: {

@@ -5,8 +5,7 @@ import type { MetricsRecordedEvent } from '../events/topics';
 import { TrainingMetricsRef } from '../runs/runs.graphql';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { builder } from '../graphql/builder';
-import { parseGlobalIdOf } from '../graphql/global-id';
-import { TrainingRunRef } from '../runs/runs.graphql';
+import { TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import type { HistoryBucket } from './metrics.service';
 import { MAX_POINTS_PER_CALL, toBuckets } from './metrics.service';
 import type { MetricPoint } from './metric-point.model';
@@ -88,7 +87,7 @@ builder.mutationField('recordMetrics', (t) =>
     description: "Appends history points (one per step) and updates the run's metrics snapshot.",
     errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
     args: {
-      runId: t.arg.id({ required: true }),
+      runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
       points: t.arg({ type: [MetricPointInput], required: true, validate: { maxLength: MAX_POINTS_PER_CALL } }),
     },
     resolve: async (_root, args, ctx) => {
@@ -100,7 +99,7 @@ builder.mutationField('recordMetrics', (t) =>
         }
         return { step: p.step, epoch: p.epoch, trainingLoss: p.trainingLoss, values };
       });
-      const saved = await ctx.services.metrics.record(parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), points);
+      const saved = await ctx.services.metrics.record(args.runId.id, points);
       return { points: toBuckets(saved, null) };
     },
   }),
@@ -128,8 +127,8 @@ builder.subscriptionField('metricsRecorded', (t) =>
   t.field({
     type: MetricsRecordedRef,
     description: 'Each new history point of the run, with the updated metrics snapshot.',
-    args: { runId: t.arg.id({ required: true }) },
-    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId, 'metricsRecorded'),
+    args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
+    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'metricsRecorded'),
     resolve: freshEvent,
   }),
 );

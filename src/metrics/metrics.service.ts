@@ -3,7 +3,7 @@
 // latest step.
 import type { Database } from '../db/data-source';
 import { nowStored } from '../db/timestamps';
-import { GradientStepEntity, MetricPointEntity, TrajectoryEntity, type MetricPointRow } from '../db/entities';
+import { GradientStepEntity, MetricPointEntity, TrajectoryEntity, type GradientStepRow, type MetricPointRow } from '../db/entities';
 import { parseJsonObject } from '../db/json';
 import { downsample, type Bucket } from '../domain/downsample';
 import { ConflictError, ValidationError } from '../errors';
@@ -121,7 +121,6 @@ export class MetricsService {
     });
   }
 
-  /** The run's history, one point per step; with maxPoints, buckets that keep each series' min, max and last value. */
   /** Stores one gradient step the trainer streamed, while the run is TRAINING. */
   async recordGradientStep(runId: number, step: number, gradientStep: number, values: Record<string, number>, guard: WriteGuard): Promise<void> {
     await this.db.writes.run(async (tx) => {
@@ -145,11 +144,17 @@ export class MetricsService {
     });
   }
 
+  /** The trainer's gradient steps of one training step, or of all. */
+  gradientSteps(runId: number, step: number | null): Promise<GradientStepRow[]> {
+    return this.repo.gradientSteps(runId, step);
+  }
+
   /** The points of the given steps, each its own bucket. */
   async pointsAt(runId: number, steps: number[]): Promise<HistoryBucket[]> {
     return steps.length ? toBuckets((await this.repo.pointsAt(runId, steps)).map(metricPointFromRow), null) : [];
   }
 
+  /** The run's history, one point per step; with maxPoints, buckets that keep each series' min, max and last value. */
   async history(runId: number, maxPoints: number | null): Promise<HistoryBucket[]> {
     return toBuckets((await this.repo.history(runId)).map(metricPointFromRow), maxPoints);
   }

@@ -5,17 +5,13 @@ import type { Logger } from '../logger';
 import type { MetricsService } from '../metrics/metrics.service';
 import type { ArtBackend } from '../providers/art-backend';
 import type { ChatClient } from '../providers/chat';
-import type { RunsRepo } from '../runs/runs.repo';
 import type { RunsService } from '../runs/runs.service';
-import type { TrajectoriesRepo } from '../trajectories/trajectories.repo';
 import type { TrajectoriesService } from '../trajectories/trajectories.service';
 
 export interface PipelineDeps {
   config: PipelineConfig;
   runs: RunsService;
-  runsRepo: RunsRepo;
   trajectories: TrajectoriesService;
-  trajectoriesRepo: TrajectoriesRepo;
   metrics: MetricsService;
   events: EventBus;
   logger: Logger;

@@ -5,8 +5,7 @@
 import { totalSteps, iterateDataset } from '../domain/dataset';
 import type { TrainingStatus } from '../domain/status-machine';
 import { IllegalTransitionError, RunNoLongerActiveError } from '../errors';
-import { parseJsonObject } from '../db/json';
-import { runFromRow, type TrainingRun } from '../runs/run.model';
+import type { TrainingRun } from '../runs/run.model';
 import type { TrainableModel } from '../providers/art-backend';
 import { AbortedError } from '../providers/http';
 import { pipelineSettingsOf, type PipelineSettings } from '../domain/pipeline-settings';
@@ -88,7 +87,7 @@ export class RunExecution {
     if (run.status === 'pending') run = await this.transition('generating');
     if (run.status === 'generating') await generate(ctx, run);
     run = await this.load();
-    const items = (await this.deps.runsRepo.taskInputsForRuns([run.id])).map((t) => ({ inputText: t.inputText, context: t.context ? parseJsonObject(t.context) : null }));
+    const items = (await this.deps.runs.taskInputs(run.id)).map((t) => ({ inputText: t.inputText, context: t.context }));
     this.totalSteps = totalSteps(items.length, settings.groupsPerStep, run.numEpochs, run.maxSteps);
 
     const art = this.deps.art(run.backend);
@@ -165,9 +164,9 @@ export class RunExecution {
   // ---- plumbing ----
 
   private async load(): Promise<TrainingRun> {
-    const row = (await this.deps.runsRepo.findByIds([this.runId]))[0];
-    if (!row) throw new RunNoLongerActiveError('deleted');
-    return runFromRow(row);
+    const run = await this.deps.runs.find(this.runId);
+    if (!run) throw new RunNoLongerActiveError('deleted');
+    return run;
   }
 
   private async transition(to: TrainingStatus, reason: string | null = null, changes: { trainedModelName?: string; currentStep?: number } = {}): Promise<TrainingRun> {

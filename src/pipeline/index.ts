@@ -5,16 +5,14 @@ import type { Logger } from '../logger';
 import type { MetricsService } from '../metrics/metrics.service';
 import { ArtBackend } from '../providers/art-backend';
 import { ChatClient } from '../providers/chat';
-import type { RunsRepo } from '../runs/runs.repo';
 import type { RunsService } from '../runs/runs.service';
-import type { TrajectoriesRepo } from '../trajectories/trajectories.repo';
 import type { TrajectoriesService } from '../trajectories/trajectories.service';
 import type { Redactor } from '../security/redact';
 import type { PipelineDeps } from './deps';
 
 export function createPipelineDeps(
   config: Config,
-  services: { runs: RunsService; runsRepo: RunsRepo; trajectories: TrajectoriesService; trajectoriesRepo: TrajectoriesRepo; metrics: MetricsService; events: EventBus },
+  services: { runs: RunsService; trajectories: TrajectoriesService; metrics: MetricsService; events: EventBus },
   logger: Logger,
   /** The app's redactor: provider keys and anything shaped like a credential. */
   redactor: Redactor,

@@ -1,16 +1,12 @@
-// GraphQL for pipeline runs: cancel, test the trained model, and what the pipeline adds to runs
-// and trajectories (the current batch, the trainer's gradient steps, RULER's verdicts).
+// GraphQL for pipeline runs: test the trained model, and what the pipeline adds to runs and
+// trajectories (the current batch, the trainer's gradient steps, RULER's verdicts).
 import { z } from 'zod';
 import { batchAt } from '../domain/dataset';
-import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
-import { ErrorInterface } from '../graphql/errors';
-import { parseGlobalIdOf } from '../graphql/global-id';
 import { ProviderError } from '../providers/http';
-import type { TrainingRun } from '../runs/run.model';
-import { taskInputFromRow, TrainingInputBatchRef, TrainingRunRef } from '../runs/runs.graphql';
+import { TrainingInputBatchRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { TrajectoryRef } from '../trajectories/trajectories.graphql';
-import { trajectoryFromRow } from '../trajectories/trajectory.model';
 import { pipelineSettingsOf } from '../domain/pipeline-settings';
 import { testTrainedModel } from './test-model';
 
@@ -34,7 +30,7 @@ builder.objectFields(TrainingRunRef, (t) => ({
     description: "The batch of ART's dataset iteration a pipeline run is working on.",
     resolve: async (run, _a, ctx) => {
       if (run.currentStep === null) return null;
-      const items = (await ctx.loaders.taskInputsByRunId.load(run.id)).map(taskInputFromRow);
+      const items = await ctx.loaders.taskInputsByRunId.load(run.id);
       return batchAt(items, { groupsPerStep: pipelineSettingsOf(run.config).groupsPerStep, numEpochs: run.numEpochs, maxSteps: run.maxSteps }, run.currentStep);
     },
   }),
@@ -42,7 +38,7 @@ builder.objectFields(TrainingRunRef, (t) => ({
     type: [GradientStepRef],
     description: "The trainer's gradient steps (one loss series per training step), of one step or of all.",
     args: { step: t.arg.int({ validate: { schema: z.number().int().min(0) } }) },
-    resolve: (run, args, ctx) => ctx.services.metricsRepo.gradientSteps(run.id, args.step ?? null),
+    resolve: (run, args, ctx) => ctx.services.metrics.gradientSteps(run.id, args.step ?? null),
   }),
 }));
 
@@ -58,13 +54,6 @@ const str = (v: unknown) => (typeof v === 'string' ? v : null);
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
 
 builder.mutationFields((t) => ({
-  cancelTrainingRun: t.field({
-    type: builder.objectRef<{ run: TrainingRun }>('CancelTrainingRunPayload').implement({ fields: (f) => ({ run: f.field({ type: TrainingRunRef, resolve: (p) => p.run }) }) }),
-    description: 'Stops a run wherever it is: CANCELLED at once, in-flight calls to the backend and providers aborted, nothing more written.',
-    errors: { types: [ValidationError, NotFoundError, IllegalTransitionError], directResult: true },
-    args: { id: t.arg.id({ required: true }), reason: t.arg.string({ validate: { maxLength: 10_000 } }) },
-    resolve: async (_root, args, ctx) => ({ run: await ctx.services.pipeline.cancel(parseGlobalIdOf('TrainingRun', String(args.id)), args.reason ?? undefined) }),
-  }),
   testTrainedModel: t.field({
     type: builder.objectRef<{ reply: string; uuid: string }>('TestTrainedModelPayload').implement({
       fields: (f) => ({
@@ -72,23 +61,13 @@ builder.mutationFields((t) => ({
         trajectory: f.field({
           type: TrajectoryRef,
           description: 'The exchange, stored as a trajectory with taskInput.step 999 and isTest true.',
-          resolve: async (p, _a, ctx) => {
-            const row = await ctx.services.trajectoriesRepo.findByUuid(p.uuid);
-            if (!row) throw new NotFoundError('Trajectory', p.uuid);
-            return trajectoryFromRow(row);
-          },
+          resolve: (p, _a, ctx) => ctx.services.trajectories.getByUuid(p.uuid),
         }),
       }),
     }),
     description: "Runs a COMPLETED pipeline run's trained model on a new input and stores the exchange.",
     errors: { types: [ValidationError, NotFoundError, ConflictError, ProviderError], directResult: true },
-    args: { runId: t.arg.id({ required: true }), inputText: t.arg.string({ required: true, validate: { schema: z.string().min(1).max(100_000) } }) },
-    resolve: (_root, args, ctx) => testTrainedModel(ctx.services.pipelineDeps, parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), args.inputText),
+    args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }), inputText: t.arg.string({ required: true, validate: { schema: z.string().min(1).max(100_000) } }) },
+    resolve: (_root, args, ctx) => testTrainedModel(ctx.services.pipelineDeps, args.runId.id, args.inputText),
   }),
 }));
-
-builder.objectType(ProviderError, {
-  name: 'ProviderError',
-  description: 'The ART backend or a model provider failed (after retries); nothing was stored.',
-  interfaces: [ErrorInterface],
-});

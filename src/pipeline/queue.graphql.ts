@@ -1,29 +1,11 @@
-// Where a pipeline run stands: its backend, the instance driving it, and its place in its
-// backend's queue — queryable, and pushed to subscribers as it changes.
+// A pipeline run's place in its backend's queue, pushed to subscribers as it changes (the run's
+// backend, lease and queuePosition fields are with the other run fields in runs/runs.graphql.ts).
 import type { Context } from '../context';
 import { freshLoaders } from '../context';
-import { NotFoundError } from '../errors';
 import { builder } from '../graphql/builder';
-import { parseGlobalIdOf } from '../graphql/global-id';
 import type { TrainingRun } from '../runs/run.model';
-import { TrainingRunRef } from '../runs/runs.graphql';
+import { TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { transformEvents } from '../events/transform';
-
-builder.objectFields(TrainingRunRef, (t) => ({
-  backend: t.exposeString('backend', { nullable: true, description: 'The ART backend a pipeline run trains on.' }),
-  leaseOwner: t.exposeString('leaseOwner', { nullable: true, description: 'The Atelier instance driving the run now.' }),
-  leaseExpiresAt: t.field({
-    type: 'DateTime',
-    nullable: true,
-    description: "When the driving instance's claim lapses unless renewed; another instance takes the run over after it.",
-    resolve: (r) => r.leaseExpiresAt,
-  }),
-  queuePosition: t.int({
-    nullable: true,
-    description: 'For a PENDING pipeline run: how many runs are ahead of it on its backend (0: it starts next). Null otherwise.',
-    resolve: (r, _a, ctx) => ctx.services.runsRepo.queuePosition(r),
-  }),
-}));
 
 interface QueueUpdate {
   run: TrainingRun;
@@ -39,18 +21,17 @@ const QueueUpdateRef = builder.objectRef<QueueUpdate>('RunQueueUpdate').implemen
 
 async function current(ctx: Context, runId: number): Promise<QueueUpdate> {
   freshLoaders(ctx);
-  const run = await ctx.loaders.runById.load(runId);
-  if (!run) throw new NotFoundError('TrainingRun', String(runId));
-  return { run, position: await ctx.services.runsRepo.queuePosition(run) };
+  const run = await ctx.services.runs.get(runId, ctx.loaders.runById);
+  return { run, position: await ctx.services.runs.queuePosition(run) };
 }
 
 builder.subscriptionField('runQueuePosition', (t) =>
   t.field({
     type: QueueUpdateRef,
     description: "A pipeline run's place in its backend's queue: now, then each time it changes, until the run starts.",
-    args: { runId: t.arg.id({ required: true }) },
+    args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: async (_root, args, ctx) => {
-      const runId = parseGlobalIdOf('TrainingRun', String(args.runId), 'runId');
+      const runId = args.runId.id;
       // Listen before reading, so a change in between is not missed. Any transition may move the queue.
       const events = ctx.services.events.subscribe('runStatus');
       let last: QueueUpdate;

@@ -2,14 +2,13 @@
 // under a lease this instance holds (see leases.ts), so with several instances every run is driven
 // exactly once and one backend trains one run at a time, the others waiting in PENDING, oldest
 // first. Runs left active by an instance that died are taken over once their leases expire; a
-// graceful stop hands its runs back at once. A cancel makes the run CANCELLED first (so every later
-// write of its execution is refused) and then aborts its calls, here or on whichever instance runs it.
+// graceful stop hands its runs back at once. A run that reaches a final state (RunsService.cancel,
+// or any instance) has its execution stopped wherever it runs.
 import type { Database } from '../db/data-source';
 import { isFinal, type TrainingStatus } from '../domain/status-machine';
-import { IllegalTransitionError, NotFoundError } from '../errors';
 import type { BoundedIterator } from '../events/bounded-iterator';
 import type { RunStatusEvent } from '../events/topics';
-import { runFromRow, type TrainingRun } from '../runs/run.model';
+import type { TrainingRun } from '../runs/run.model';
 import type { PipelineDeps } from './deps';
 import { RunExecution } from './execution';
 import { Leases } from './leases';
@@ -95,10 +94,10 @@ export class PipelineRunner {
 
   /** Runs that may need a driver: active ones whose lease lapsed first, then the oldest PENDING run of each backend. */
   private async candidates(): Promise<TrainingRun[]> {
-    const rows = await this.deps.runsRepo.pipelineCandidates(200);
+    const runs = await this.deps.runs.pipelineCandidates(200);
     const now = new Date();
-    const active = rows.active.map(runFromRow).filter((r) => !this.executing.has(r.id) && (!r.leaseExpiresAt || r.leaseExpiresAt < now));
-    const pending = rows.pending.map(runFromRow);
+    const active = runs.active.filter((r) => !this.executing.has(r.id) && (!r.leaseExpiresAt || r.leaseExpiresAt < now));
+    const pending = runs.pending;
     const firstPerBackend = new Map<string, TrainingRun>();
     for (const r of pending) {
       const backend = r.backend ?? this.deps.config.artBackends[0].name;
@@ -164,18 +163,15 @@ export class PipelineRunner {
     })();
   }
 
-  /** Cancels a run wherever it is: CANCELLED at once, its in-flight calls aborted. Works for tracked runs too. */
-  async cancel(runId: number, reason = 'cancelled by request'): Promise<TrainingRun> {
-    const row = (await this.deps.runsRepo.findByIds([runId]))[0];
-    if (!row) throw new NotFoundError('TrainingRun', String(runId));
-    if (isFinal(row.status as TrainingStatus)) throw new IllegalTransitionError(row.status, 'cancelled', `the run is already ${row.status.toUpperCase()}`);
-    const run = await this.deps.runs.transition(runId, 'cancelled', reason);
+  /**
+   * Stops a run's execution on this instance, if it has one, and waits (at most 10 s) for it to end:
+   * RunsService.cancel calls this after the run is CANCELLED, so nothing is written after it answers.
+   */
+  async stopExecution(runId: number): Promise<void> {
     const running = this.executing.get(runId);
-    if (running) {
-      running.execution.stop('cancel');
-      await Promise.race([running.done, new Promise((r) => setTimeout(r, 10_000))]);
-    }
-    return run;
+    if (!running) return;
+    running.execution.stop('cancel');
+    await Promise.race([running.done, new Promise((r) => setTimeout(r, 10_000))]);
   }
 
   /** Stops every execution without changing its run's status and hands the runs back at once. */

@@ -1,8 +1,7 @@
 // testTrainedModel: runs a finished pipeline run's trained model on a new input, the seed's
 // TaskInput(step=999, input_text=...) pattern from ART's notebooks, and stores the exchange as a
 // trajectory marked as a test.
-import { ConflictError, NotFoundError } from '../errors';
-import { runFromRow } from '../runs/run.model';
+import { ConflictError } from '../errors';
 import type { ChatMessage } from '../providers/chat';
 import { ProviderError } from '../providers/http';
 import type { PipelineDeps } from './deps';
@@ -20,9 +19,7 @@ export async function testTrainedModel(deps: PipelineDeps, runId: number, inputT
 }
 
 async function runTest(deps: PipelineDeps, runId: number, inputText: string, signal?: AbortSignal): Promise<{ reply: string; uuid: string }> {
-  const row = (await deps.runsRepo.findByIds([runId]))[0];
-  if (!row) throw new NotFoundError('TrainingRun', String(runId));
-  const run = runFromRow(row);
+  const run = await deps.runs.get(runId);
   if (run.mode !== 'pipeline' || run.status !== 'completed' || !run.trainedModelName) {
     throw new ConflictError(`run ${run.uuid} has no trained model to test: only a COMPLETED pipeline run has one (this one is ${run.mode.toUpperCase()}, ${run.status.toUpperCase()})`);
   }

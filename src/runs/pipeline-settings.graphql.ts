@@ -2,8 +2,6 @@
 import { z } from 'zod';
 import { builder } from '../graphql/builder';
 import { text } from '../graphql/json-rules';
-import { MissingSettingError } from '../domain/pipeline-settings';
-import { ErrorInterface } from '../graphql/errors';
 
 export const RunModeEnum = builder.enumType('RunMode', {
   description: 'PIPELINE: Atelier drives generation, rollouts, RULER scoring and training. TRACKED: a training script drives ART itself and reports into Atelier.',
@@ -22,11 +20,4 @@ export const PipelineSettingsInput = builder.inputType('PipelineSettingsInput', 
     backend: t.string({ description: 'The ART backend to train on, by name (ART_BACKENDS). Default: the first.', validate: { schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) } }),
     maxConcurrentJudgeCalls: t.int({ description: 'RULER calls in flight at once. Default 8.', validate: { schema: z.number().int().min(1).max(64) } }),
   }),
-});
-
-builder.objectType(MissingSettingError, {
-  name: 'MissingSettingError',
-  description: 'The server lacks a setting this operation needs; nothing was changed.',
-  interfaces: [ErrorInterface],
-  fields: (t) => ({ setting: t.exposeString('setting', { description: 'The environment variable to set, e.g. ART_BACKEND_URL.' }) }),
 });

@@ -1,30 +1,21 @@
 // Subscriptions to a run's lifecycle: every status transition (resumable with afterEventId) and
 // pipeline progress. Events carry ids; the run itself is loaded fresh for each event.
 import { z } from 'zod';
-import type { Context } from '../context';
 import { freshEvent, subscribeForRun } from './run-subscription';
-import { NotFoundError } from '../errors';
 import type { RunProgressEvent, RunStatusEvent } from '../events/topics';
 import { ReplayThenLive } from '../events/replay';
 import { builder } from '../graphql/builder';
-import { parseGlobalIdOf } from '../graphql/global-id';
 import { parseDate } from '../db/timestamps';
-import { TrainingRunRef, TrainingStatusEnum } from './runs.graphql';
+import { TrainingRunNode, TrainingRunRef, TrainingStatusEnum } from './runs.graphql';
 import type { TrainingStatus } from '../domain/status-machine';
 
 const REPLAY_PAGE = 500;
-
-async function loadRun(ctx: Context, runId: number) {
-  const run = await ctx.loaders.runById.load(runId);
-  if (!run) throw new NotFoundError('TrainingRun', String(runId));
-  return run;
-}
 
 const RunStatusEventRef = builder.objectRef<RunStatusEvent>('RunStatusEvent').implement({
   description: "One transition of a run's status, pushed after it is stored.",
   fields: (t) => ({
     eventId: t.string({ description: 'Increases with every transition of a run; pass the last one you saw as afterEventId to resume.', resolve: (e) => String(e.eventId) }),
-    run: t.field({ type: TrainingRunRef, description: 'The run as stored now.', resolve: (e, _a, ctx) => loadRun(ctx, e.runId) }),
+    run: t.field({ type: TrainingRunRef, description: 'The run as stored now.', resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById) }),
     from: t.field({ type: TrainingStatusEnum, nullable: true, resolve: (e) => e.from as TrainingStatus | null }),
     to: t.field({ type: TrainingStatusEnum, resolve: (e) => e.to as TrainingStatus }),
     at: t.field({ type: 'DateTime', resolve: (e) => parseDate(e.at) }),
@@ -35,7 +26,7 @@ const RunStatusEventRef = builder.objectRef<RunStatusEvent>('RunStatusEvent').im
 const RunProgressRef = builder.objectRef<RunProgressEvent>('RunProgress').implement({
   description: "A pipeline run's progress within its current step.",
   fields: (t) => ({
-    run: t.field({ type: TrainingRunRef, resolve: (e, _a, ctx) => loadRun(ctx, e.runId) }),
+    run: t.field({ type: TrainingRunRef, resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById) }),
     step: t.exposeInt('step'),
     totalSteps: t.exposeInt('totalSteps'),
     epoch: t.exposeInt('epoch'),
@@ -49,48 +40,33 @@ const RunProgressRef = builder.objectRef<RunProgressEvent>('RunProgress').implem
   }),
 });
 
-builder.subscriptionType({ description: 'Live updates, pushed after each change is stored: over graphql-ws (WebSocket) or server-sent events on /graphql.' });
-
 builder.subscriptionFields((t) => ({
   runStatusChanged: t.field({
     type: RunStatusEventRef,
     description:
       'Every status transition, of one run, of a project, or of all runs. With afterEventId, the stored transitions after it are replayed first, then live ones follow: nothing missed, nothing twice.',
     args: {
-      runId: t.arg.id(),
+      runId: t.arg.globalID({ for: TrainingRunNode }),
       projectName: t.arg.string({ validate: { maxLength: 200 } }),
       afterEventId: t.arg.string({ validate: { schema: z.string().regex(/^\d{1,15}$/, { message: 'must be an eventId you received' }) } }),
     },
     subscribe: async (_root, args, ctx) => {
-      const runId = args.runId != null ? parseGlobalIdOf('TrainingRun', String(args.runId), 'runId') : null;
-      if (runId !== null) await loadRun(ctx, runId);
+      const runId = args.runId?.id ?? null;
+      if (runId !== null) await ctx.services.runs.get(runId, ctx.loaders.runById);
       const projectName = args.projectName ?? null;
       const live = ctx.services.events.subscribe('runStatus', {
         filter: (e) => (runId === null || e.runId === runId) && (projectName === null || e.projectName === projectName),
       });
       if (args.afterEventId == null) return live;
-      const toEvent = (r: Awaited<ReturnType<typeof ctx.services.runsRepo.transitionsAfter>>[number]): RunStatusEvent => ({
-        eventId: r.id,
-        runId: r.runId,
-        projectName: r.projectName,
-        from: r.fromStatus,
-        to: r.toStatus,
-        at: r.at,
-        reason: r.reason,
-      });
-      return new ReplayThenLive(
-        live,
-        async (after) => (await ctx.services.runsRepo.transitionsAfter(after, { runId, projectName }, REPLAY_PAGE)).map(toEvent),
-        Number(args.afterEventId),
-      );
+      return new ReplayThenLive(live, (after) => ctx.services.runs.statusEventsAfter(after, { runId, projectName }, REPLAY_PAGE), Number(args.afterEventId));
     },
     resolve: freshEvent,
   }),
   runProgress: t.field({
     type: RunProgressRef,
     description: "A pipeline run's progress: the current step of the total, and the rollouts, judge calls and gradient steps done in it.",
-    args: { runId: t.arg.id({ required: true }) },
-    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId, 'runProgress'),
+    args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
+    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'runProgress'),
     resolve: freshEvent,
   }),
 }));

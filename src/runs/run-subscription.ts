@@ -1,14 +1,11 @@
-// What every per-run subscription does: check the run id and that the run exists, then listen to
+// What every per-run subscription does: check that the run exists, then listen to
 // one topic for that run only. Each event then resolves with fresh dataloaders (a subscription's
 // context outlives many events, and cached rows would go stale).
 import { freshLoaders, type Context } from '../context';
-import { NotFoundError } from '../errors';
 import type { TopicName, Topics } from '../events/topics';
-import { parseGlobalIdOf } from '../graphql/global-id';
 
-export async function subscribeForRun<K extends TopicName>(ctx: Context, runIdArg: string | number, topic: K) {
-  const runId = parseGlobalIdOf('TrainingRun', String(runIdArg), 'runId');
-  if (!(await ctx.loaders.runById.load(runId))) throw new NotFoundError('TrainingRun', String(runId));
+export async function subscribeForRun<K extends TopicName>(ctx: Context, runId: number, topic: K) {
+  await ctx.services.runs.get(runId, ctx.loaders.runById);
   return ctx.services.events.subscribe(topic, { filter: (e) => (e as Topics[K] & { runId: number }).runId === runId });
 }
 

@@ -1,5 +1,5 @@
 // A training run as the rest of Atelier sees it, and its conversion to and from the seed's row layout.
-import type { TrainingRunRow } from '../db/entities';
+import type { StatusTransitionRow, TaskInputRow, TrainingRunRow } from '../db/entities';
 import { parseJsonObject } from '../db/json';
 import { parseDate } from '../db/timestamps';
 import type { TrainingStatus } from '../domain/status-machine';
@@ -33,6 +33,20 @@ export interface TrainingRun {
 }
 
 export type RunMode = 'tracked' | 'pipeline';
+
+/** One input of a run's dataset (the seed's TaskInput); also a trajectory's input. */
+export interface TaskInput {
+  step: number;
+  inputText: string;
+  context: Record<string, unknown> | null;
+}
+
+/** One change of a run's status, as stored: the first has no `fromStatus`. */
+export type StatusTransition = StatusTransitionRow;
+
+export function taskInputFromRow(r: TaskInputRow): TaskInput {
+  return { step: r.step, inputText: r.inputText, context: r.context ? parseJsonObject(r.context) : null };
+}
 
 /** The seed serializes TrainingMetrics with snake_case keys (pydantic's model_dump_json). */
 export function metricsToJson(m: TrainingMetrics): string {

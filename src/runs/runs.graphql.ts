@@ -1,21 +1,19 @@
-// GraphQL types and fields for training runs. Thin: parse arguments, call a service or repo, return.
+// GraphQL types and fields for training runs. Thin: parse arguments, call a service, return.
 import { TRAINING_STATUSES, type TrainingStatus } from '../domain/status-machine';
 import { batchAt } from '../domain/dataset';
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
+import { FloatRangeInput, OrderDirectionEnum } from '../graphql/inputs';
 import { pageWindow, toConnection, type CursorShape } from '../graphql/pagination';
 import type { Context } from '../context';
-import { parseJsonObject } from '../db/json';
 import { parseDate } from '../db/timestamps';
 import type { TrainingMetrics } from '../domain/training-metrics';
-import type { TrainingRun } from './run.model';
+import type { StatusTransition, TaskInput, TrainingRun } from './run.model';
 import { runRules } from './run.rules';
 import type { RunFilter, RunOrderField } from './runs.repo';
-import { runFromRow } from './run.model';
-import type { TaskInputRow } from '../db/entities';
 import { PipelineSettingsInput, RunModeEnum } from './pipeline-settings.graphql';
-import { backendOf, checkServerSettings, MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
+import { MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
 
 export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
   description: 'Where a run is in its lifecycle: PENDING → GENERATING → COLLECTING → SCORING → TRAINING → (COLLECTING …) → COMPLETED; FAILED or CANCELLED from any non-final state.',
@@ -23,7 +21,7 @@ export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
 });
 
 export const TrainingMetricsRef = builder.objectRef<TrainingMetrics>('TrainingMetrics').implement({
-  description: "The run's latest metrics (the seed's TrainingMetrics): reward statistics of the latest step, total trajectories stored, and the latest loss.",
+  description: "The run's latest metrics: reward statistics of the latest step, total trajectories stored, and the latest loss.",
   fields: (t) => ({
     totalTrajectories: t.exposeInt('totalTrajectories'),
     avgReward: t.exposeFloat('avgReward', { nullable: true }),
@@ -35,14 +33,8 @@ export const TrainingMetricsRef = builder.objectRef<TrainingMetrics>('TrainingMe
   }),
 });
 
-export interface TaskInputShape {
-  step: number;
-  inputText: string;
-  context: Record<string, unknown> | null;
-}
-
-export const TaskInputRef = builder.objectRef<TaskInputShape>('TaskInput').implement({
-  description: "One input of a run's dataset (the seed's TaskInput). step 999 marks a test input, as in ART's notebooks.",
+export const TaskInputRef = builder.objectRef<TaskInput>('TaskInput').implement({
+  description: "One input of a run's dataset. step 999 marks a test input, as in ART's notebooks.",
   fields: (t) => ({
     step: t.exposeInt('step'),
     inputText: t.exposeString('inputText'),
@@ -51,9 +43,9 @@ export const TaskInputRef = builder.objectRef<TaskInputShape>('TaskInput').imple
 });
 
 export const TrainingInputBatchRef = builder
-  .objectRef<{ step: number; epoch: number; epochStep: number; items: TaskInputShape[] }>('TrainingInputBatch')
+  .objectRef<{ step: number; epoch: number; epochStep: number; items: TaskInput[] }>('TrainingInputBatch')
   .implement({
-    description: "One step's batch of ART's dataset iteration (the seed's TrainingInputBatch).",
+    description: "One step's batch of ART's dataset iteration: the inputs a training step works on.",
     fields: (t) => ({
       step: t.exposeInt('step'),
       epoch: t.exposeInt('epoch'),
@@ -63,7 +55,7 @@ export const TrainingInputBatchRef = builder
   });
 
 export const StatusTransitionRef = builder
-  .objectRef<{ id: number; fromStatus: string | null; toStatus: string; at: string; reason: string | null }>('StatusTransition')
+  .objectRef<StatusTransition>('StatusTransition')
   .implement({
     description: 'One change of a run\'s status. The first has no `from`: the run was created.',
     fields: (t) => ({
@@ -75,16 +67,14 @@ export const StatusTransitionRef = builder
     }),
   });
 
-export function taskInputFromRow(r: TaskInputRow): TaskInputShape {
-  return { step: r.step, inputText: r.inputText, context: r.context ? parseJsonObject(r.context) : null };
-}
-
 export const TrainingRunRef = builder.objectRef<TrainingRun>('TrainingRun');
-builder.node(TrainingRunRef, {
-  description: 'A training session: its configuration, status, dataset, trajectories and metrics (the seed\'s TrainingRun).',
-  id: { resolve: (r) => r.id },
+/** The node: `t.arg.globalID({ for: TrainingRunNode })` gives resolvers the run's database id as a number. */
+export const TrainingRunNode = builder.node(TrainingRunRef, {
+  description: "A training session in Atelier: its configuration, status, dataset, trajectories and metrics, as ART's notebooks describe a training run.",
+  // The global id's digits were checked when it was decoded (graphql/global-id.ts).
+  id: { resolve: (r) => r.id, parse: (id) => Number(id) },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'taskDescription' in v,
-  loadMany: (ids, ctx: Context) => Promise.all(ids.map((id) => (/^\d+$/.test(id) ? ctx.loaders.runById.load(Number(id)) : null))),
+  loadMany: (ids, ctx: Context) => Promise.all(ids.map((id) => ctx.loaders.runById.load(id))),
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The row id in training_runs.' }),
     uuid: t.exposeString('uuid'),
@@ -107,6 +97,19 @@ builder.node(TrainingRunRef, {
     config: t.field({ type: 'JSON', resolve: (r) => r.config }),
     mode: t.field({ type: RunModeEnum, resolve: (r) => r.mode }),
     currentStep: t.exposeInt('currentStep', { nullable: true, description: 'The step a pipeline run is working on.' }),
+    backend: t.exposeString('backend', { nullable: true, description: 'The ART backend a pipeline run trains on.' }),
+    leaseOwner: t.exposeString('leaseOwner', { nullable: true, description: 'The Atelier instance driving the run now.' }),
+    leaseExpiresAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: "When the driving instance's claim lapses unless renewed; another instance takes the run over after it.",
+      resolve: (r) => r.leaseExpiresAt,
+    }),
+    queuePosition: t.int({
+      nullable: true,
+      description: 'For a PENDING pipeline run: how many runs are ahead of it on its backend (0: it starts next). Null otherwise.',
+      resolve: (r, _a, ctx) => ctx.services.runs.queuePosition(r),
+    }),
     statusHistory: t.field({
       type: [StatusTransitionRef],
       description: 'Every transition, oldest first.',
@@ -115,7 +118,7 @@ builder.node(TrainingRunRef, {
     taskInputs: t.field({
       type: [TaskInputRef],
       description: "The run's dataset, in order.",
-      resolve: async (r, _a, ctx) => (await ctx.loaders.taskInputsByRunId.load(r.id)).map(taskInputFromRow),
+      resolve: (r, _a, ctx) => ctx.loaders.taskInputsByRunId.load(r.id),
     }),
     inputBatch: t.field({
       type: TrainingInputBatchRef,
@@ -126,7 +129,7 @@ builder.node(TrainingRunRef, {
         groupsPerStep: t.arg.int({ description: "Defaults to the run's pipeline setting (2 unless set).", validate: { schema: runRules.rolloutsPerGroup } }),
       },
       resolve: async (r, args, ctx) => {
-        const items = (await ctx.loaders.taskInputsByRunId.load(r.id)).map(taskInputFromRow);
+        const items = await ctx.loaders.taskInputsByRunId.load(r.id);
         const groupsPerStep = args.groupsPerStep ?? pipelineSettingsOf(r.config).groupsPerStep;
         return batchAt(items, { groupsPerStep, numEpochs: r.numEpochs, maxSteps: r.maxSteps }, args.step);
       },
@@ -139,19 +142,12 @@ builder.node(TrainingRunRef, {
 const RunOrderFieldEnum = builder.enumType('TrainingRunOrderField', {
   values: { CREATED_AT: { value: 'createdAt' }, AVG_REWARD: { value: 'avgReward', description: 'The latest avgReward; runs without one come last.' } } as const,
 });
-export const OrderDirectionEnum = builder.enumType('OrderDirection', { values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const });
 
 const RunOrderInput = builder.inputType('TrainingRunOrder', {
   fields: (t) => ({
     field: t.field({ type: RunOrderFieldEnum, required: true }),
     direction: t.field({ type: OrderDirectionEnum, required: true }),
   }),
-});
-
-const FloatRangeInput = builder.inputType('FloatRange', {
-  description: 'An inclusive range; either end may be left open.',
-  fields: (t) => ({ min: t.float(), max: t.float() }),
-  validate: [(r) => r.min == null || r.max == null || r.min <= r.max, { message: 'min must not be greater than max' }],
 });
 
 const RunFilterInput = builder.inputType('TrainingRunFilter', {
@@ -171,12 +167,13 @@ builder.queryFields((t) => ({
     type: TrainingRunRef,
     nullable: true,
     description: 'One run, by global id or by uuid.',
+    // A plain ID, decoded in the resolver: relay decodes globalID args before the one-of rule below runs,
+    // and `run(id: "x", uuid: "y")` must say to give exactly one, not that "x" is malformed.
     args: { id: t.arg.id(), uuid: t.arg.string({ validate: { schema: runRules.uuid } }) },
     validate: [(a) => (a.id == null) !== (a.uuid == null), { message: 'give exactly one of id or uuid' }],
     resolve: async (_root, args, ctx) => {
       if (args.id != null) return ctx.loaders.runById.load(parseGlobalIdOf('TrainingRun', String(args.id)));
-      const row = await ctx.services.runsRepo.findByUuid(args.uuid!);
-      return row ? runFromRow(row) : null;
+      return ctx.services.runs.findByUuid(args.uuid!);
     },
   }),
   runs: t.connection(
@@ -201,20 +198,14 @@ builder.queryFields((t) => ({
         const field: RunOrderField = args.orderBy?.field ?? 'createdAt';
         const desc = (args.orderBy?.direction ?? 'desc') === 'desc';
         const shape: CursorShape = { order: `runs:${field}:${desc ? 'desc' : 'asc'}`, query: filter, valueKind: field === 'createdAt' ? 'string' : 'number' };
-        const page = await ctx.services.runsRepo.page(filter, { field, desc }, pageWindow(args, shape));
-        return toConnection(
-          page,
-          shape,
-          (row) => ({ value: field === 'createdAt' ? row.createdAt : row.avgReward, id: row.id }),
-          runFromRow,
-          () => ctx.services.runsRepo.count(filter),
-        );
+        const page = await ctx.services.runs.page(filter, { field, desc }, pageWindow(args, shape));
+        return toConnection(page, shape, () => ctx.services.runs.count(filter));
       },
     },
     {
       name: 'TrainingRunConnection',
       fields: (c) => ({
-        totalCount: c.int({ description: 'How many runs match the filter.', resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount() }),
+        totalCount: c.int({ description: 'How many runs match the filter.', resolve: (conn) => conn.totalCount() }),
       }),
     },
     { name: 'TrainingRunEdge' },
@@ -224,7 +215,7 @@ builder.queryFields((t) => ({
 // ---- mutations ----
 
 const CreateTrainingRunInput = builder.inputType('CreateTrainingRunInput', {
-  description: "A run's configuration: the seed's TrainingRun fields. Omitted numbers take the seed's defaults.",
+  description: "A run's configuration: the fields of a TrainingRun. Omitted numbers take Atelier's defaults.",
   fields: (t) => ({
     uuid: t.string({ description: 'Your own id for the run (a UUID); generated when omitted.', validate: { schema: runRules.uuid } }),
     modelName: t.string({ required: true, description: 'The base model, e.g. Qwen/Qwen2.5-1.5B-Instruct.', validate: { schema: runRules.name } }),
@@ -252,35 +243,29 @@ builder.mutationFields((t) => ({
     description: 'Creates a run in PENDING.',
     errors: { types: [ValidationError, ConflictError, MissingSettingError], directResult: true },
     args: { input: t.arg({ type: CreateTrainingRunInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => {
-      const { mode = 'pipeline', pipeline, ...fields } = input;
-      let config = (input.config as Record<string, unknown> | null | undefined) ?? {};
-      let backend: string | null = null;
-      if (mode === 'pipeline') {
-        const settings = Object.fromEntries(Object.entries(pipeline ?? {}).filter(([, v]) => v != null));
-        checkServerSettings(ctx.services.config.pipeline, settings);
-        backend = backendOf(ctx.services.config.pipeline, settings).name;
-        config = { ...config, pipeline: settings };
-      } else if (pipeline) {
-        throw ValidationError.of('input.pipeline', 'pipeline_only', 'pipeline settings apply to PIPELINE runs only');
-      }
-      const run = await ctx.services.runs.create({ ...fields, config, mode: mode ?? 'pipeline', backend });
-      if (run.mode === 'pipeline') ctx.services.pipeline.wake();
-      return { run };
-    },
+    resolve: async (_root, { input }, ctx) => ({
+      run: await ctx.services.runs.create({ ...input, config: input.config as Record<string, unknown> | null | undefined }),
+    }),
   }),
   transitionRun: t.field({
     type: RunPayload('TransitionRunPayload'),
     description: "Moves a run to another status, as its state machine allows. FAILED needs a reason, which becomes the run's error.",
     errors: { types: [ValidationError, NotFoundError, IllegalTransitionError], directResult: true },
     args: {
-      runId: t.arg.id({ required: true }),
+      runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
       to: t.arg({ type: TrainingStatusEnum, required: true }),
       reason: t.arg.string({ validate: { schema: runRules.reason } }),
     },
     resolve: async (_root, args, ctx) => ({
-      run: await ctx.services.runs.transition(parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), args.to, args.reason ?? null),
+      run: await ctx.services.runs.transition(args.runId.id, args.to, args.reason ?? null),
     }),
+  }),
+  cancelTrainingRun: t.field({
+    type: RunPayload('CancelTrainingRunPayload'),
+    description: 'Stops a run wherever it is: CANCELLED at once, in-flight calls to the backend and providers aborted, nothing more written.',
+    errors: { types: [ValidationError, NotFoundError, IllegalTransitionError], directResult: true },
+    args: { id: t.arg.globalID({ required: true, for: TrainingRunNode }), reason: t.arg.string({ validate: { maxLength: 10_000 } }) },
+    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.cancel(args.id.id, args.reason ?? undefined) }),
   }),
   deleteTrainingRun: t.field({
     type: builder.objectRef<{ run: TrainingRun }>('DeleteTrainingRunPayload').implement({
@@ -291,7 +276,7 @@ builder.mutationFields((t) => ({
     }),
     description: 'Deletes a COMPLETED, FAILED or CANCELLED run with its trajectories, metrics and history.',
     errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.delete(parseGlobalIdOf('TrainingRun', String(args.id))) }),
+    args: { id: t.arg.globalID({ required: true, for: TrainingRunNode }) },
+    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.delete(args.id.id) }),
   }),
 }));

@@ -1,16 +1,21 @@
-// Use cases for training runs: create, move through the lifecycle, delete. Every status change goes
-// through transition(), which checks the state machine, writes the run and the transition in one
-// transaction, and publishes the event after commit. Nothing else writes `status`.
+// Use cases for training runs: create (mode defaults, pipeline settings, backend choice), read,
+// move through the lifecycle, cancel, delete. Every status change goes through transition(), which
+// checks the state machine, writes the run and the transition in one transaction, and publishes the
+// event after commit. Nothing else writes `status`.
 import { randomUUID } from 'node:crypto';
+import type { PipelineConfig } from '../config';
 import type { Database } from '../db/data-source';
 import { nowStored } from '../db/timestamps';
 import { GradientStepEntity, MetricPointEntity, StatusTransitionEntity, TaskInputEntity, TrajectoryEntity, type StatusTransitionRow, type TrainingRunRow } from '../db/entities';
+import type { Page, PageWindow, Positioned } from '../db/keyset';
 import type { WriteTx } from '../db/write-queue';
+import { backendOf, checkServerSettings, type PipelineSettings } from '../domain/pipeline-settings';
 import { isFinal, planTransition, type TrainingStatus } from '../domain/status-machine';
-import { ConflictError } from '../errors';
+import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
-import { runFromRow, type RunMode, type TrainingRun } from './run.model';
-import { deleteRun, insertRun, updateRun, uuidTaken } from './runs.repo';
+import type { RunStatusEvent } from '../events/topics';
+import { runFromRow, taskInputFromRow, type RunMode, type StatusTransition, type TaskInput, type TrainingRun } from './run.model';
+import { deleteRun, insertRun, updateRun, uuidTaken, type RunFilter, type RunOrder, type RunsRepo } from './runs.repo';
 import { lockGuarded, type WriteGuard } from './write-guard';
 
 export interface CreateRunInput {
@@ -26,21 +31,134 @@ export interface CreateRunInput {
   maxSteps?: number | null;
   systemPrompt?: string | null;
   config?: Record<string, unknown> | null;
-  mode?: RunMode;
-  /** The ART backend a pipeline run trains on. */
-  backend?: string | null;
+  /** Default PIPELINE, as the schema documents. */
+  mode?: RunMode | null;
+  /** A PIPELINE run's own settings; omitted ones take their defaults. */
+  pipeline?: { [K in keyof PipelineSettings]?: PipelineSettings[K] | null } | null;
 }
 
 /** The seed's defaults. */
 export const RUN_DEFAULTS = { numExamples: 100, rolloutsPerGroup: 4, learningRate: 1e-5, numEpochs: 1 } as const;
 
+/**
+ * What drives PIPELINE runs, as runs/ sees it: runs/ never imports pipeline/, so src/services.ts
+ * hands the runner in through this.
+ */
+export interface RunDriver {
+  /** A PIPELINE run was created: look for work now rather than at the next poll. */
+  wake(): void;
+  /**
+   * The run was just CANCELLED: stop its execution on this instance, if any, and wait (bounded) for
+   * it to end, so nothing of it is written after the cancel answers.
+   */
+  stopped(runId: number): Promise<void>;
+}
+
+/** Loads runs by id, batched per request: a DataLoader fits. */
+export interface RunLoader {
+  load(id: number): Promise<TrainingRun | null>;
+}
+
 export class RunsService {
   constructor(
     private readonly db: Database,
     private readonly events: EventBus,
+    private readonly repo: RunsRepo,
+    private readonly pipeline: PipelineConfig,
+    private readonly driver: RunDriver,
   ) {}
 
+  // ---- reads ----
+
+  /** The run, or NotFoundError. Pass the request's loader so a page of lookups stays one query. */
+  async get(id: number, loader?: RunLoader): Promise<TrainingRun> {
+    const run = loader ? await loader.load(id) : await this.find(id);
+    if (!run) throw new NotFoundError('TrainingRun', String(id));
+    return run;
+  }
+
+  async find(id: number): Promise<TrainingRun | null> {
+    return (await this.getMany([id]))[0] ?? null;
+  }
+
+  /** The runs of these ids that exist, in no particular order (the dataloaders' batch read). */
+  async getMany(ids: readonly number[]): Promise<TrainingRun[]> {
+    return (await this.repo.findByIds(ids)).map(runFromRow);
+  }
+
+  async findByUuid(uuid: string): Promise<TrainingRun | null> {
+    const row = await this.repo.findByUuid(uuid);
+    return row ? runFromRow(row) : null;
+  }
+
+  /** A keyset page of runs, each with the position its cursor encodes. */
+  async page(filter: RunFilter, order: RunOrder, window: PageWindow): Promise<Page<Positioned<TrainingRun>>> {
+    const page = await this.repo.page(filter, order, window);
+    return {
+      ...page,
+      rows: page.rows.map((row) => ({ node: runFromRow(row), position: { value: order.field === 'createdAt' ? row.createdAt : row.avgReward, id: row.id } })),
+    };
+  }
+
+  count(filter: RunFilter): Promise<number> {
+    return this.repo.count(filter);
+  }
+
+  /** Runs ahead of a PENDING pipeline run on its backend; null for a run that is not waiting. */
+  queuePosition(run: TrainingRun): Promise<number | null> {
+    return this.repo.queuePosition(run);
+  }
+
+  /** Every transition of these runs, oldest first (the dataloaders' batch read). */
+  transitionsOf(runIds: readonly number[]): Promise<StatusTransition[]> {
+    return this.repo.transitionsForRuns(runIds);
+  }
+
+  /** The datasets of these runs, in order, each input with its run's id (the dataloaders' batch read). */
+  async taskInputsOf(runIds: readonly number[]): Promise<Array<TaskInput & { runId: number }>> {
+    return (await this.repo.taskInputsForRuns(runIds)).map((r) => ({ runId: r.runId, ...taskInputFromRow(r) }));
+  }
+
+  /** One run's dataset, in order. */
+  async taskInputs(runId: number): Promise<TaskInput[]> {
+    return (await this.repo.taskInputsForRuns([runId])).map(taskInputFromRow);
+  }
+
+  /** Stored transitions after an event id, oldest first, as the events a resuming subscriber missed. */
+  statusEventsAfter(afterEventId: number, scope: { runId?: number | null; projectName?: string | null }, limit: number): Promise<RunStatusEvent[]> {
+    return this.repo.statusEventsAfter(afterEventId, scope, limit);
+  }
+
+  /** Pipeline runs that may need a driver: every active one and the oldest PENDING ones. */
+  async pipelineCandidates(pendingLimit: number): Promise<{ active: TrainingRun[]; pending: TrainingRun[] }> {
+    const rows = await this.repo.pipelineCandidates(pendingLimit);
+    return { active: rows.active.map(runFromRow), pending: rows.pending.map(runFromRow) };
+  }
+
+  // ---- writes ----
+
+  /**
+   * Creates a run in PENDING. A PIPELINE run (the default) needs the server's pipeline settings and
+   * trains on the backend its settings name (else the first); a TRACKED run takes no pipeline settings.
+   */
   async create(input: CreateRunInput): Promise<TrainingRun> {
+    const mode = input.mode ?? 'pipeline';
+    let config = input.config ?? {};
+    let backend: string | null = null;
+    if (mode === 'pipeline') {
+      const settings: Partial<PipelineSettings> = Object.fromEntries(Object.entries(input.pipeline ?? {}).filter(([, v]) => v != null));
+      checkServerSettings(this.pipeline, settings);
+      backend = backendOf(this.pipeline, settings).name;
+      config = { ...config, pipeline: settings };
+    } else if (input.pipeline) {
+      throw ValidationError.of('input.pipeline', 'pipeline_only', 'pipeline settings apply to PIPELINE runs only');
+    }
+    const run = await this.insert(input, mode, config, backend);
+    if (mode === 'pipeline') this.driver.wake();
+    return run;
+  }
+
+  private async insert(input: CreateRunInput, mode: RunMode, config: Record<string, unknown>, backend: string | null): Promise<TrainingRun> {
     return this.db.writes.run(async (tx) => {
       const uuid = input.uuid ?? randomUUID();
       if (input.uuid && (await uuidTaken(tx.em, uuid))) throw new ConflictError(`a run with uuid ${uuid} already exists`);
@@ -64,11 +182,11 @@ export class RunsService {
           metrics: null,
           error: null,
           // Always an object, never NULL: the seed's from_row cannot read a NULL config back.
-          config: JSON.stringify(input.config ?? {}),
+          config: JSON.stringify(config),
           avgReward: null,
-          mode: input.mode ?? 'tracked',
+          mode,
           currentStep: null,
-          backend: input.backend ?? null,
+          backend,
           leaseOwner: null,
           leaseExpiresAt: null,
       });
@@ -127,6 +245,18 @@ export class RunsService {
       await lockGuarded(tx.em, this.db.kind, runId, guard);
       await updateRun(tx.em, runId, { currentStep: step });
     });
+  }
+
+  /**
+   * Cancels a run wherever it is: CANCELLED at once (so every later write of its execution is
+   * refused), then its execution is stopped. Works for tracked runs too.
+   */
+  async cancel(runId: number, reason = 'cancelled by request'): Promise<TrainingRun> {
+    const current = await this.get(runId);
+    if (isFinal(current.status)) throw new IllegalTransitionError(current.status, 'cancelled', `the run is already ${current.status.toUpperCase()}`);
+    const run = await this.transition(runId, 'cancelled', reason);
+    await this.driver.stopped(runId);
+    return run;
   }
 
   /** Deletes a run in a final state with everything recorded for it. */

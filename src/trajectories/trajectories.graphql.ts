@@ -4,40 +4,32 @@ import type { Context } from '../context';
 import type { TrajectoriesRecordedEvent } from '../events/topics';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
-import { parseGlobalIdOf } from '../graphql/global-id';
+import { OrderDirectionEnum } from '../graphql/inputs';
 import { jsonObject } from '../graphql/json-rules';
 import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
-import { OrderDirectionEnum, TaskInputRef, TrainingRunRef } from '../runs/runs.graphql';
+import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
-import { trajectoryFromRow, type Trajectory, type TrajectoryMessage } from './trajectory.model';
+import type { Trajectory, TrajectoryMessage } from './trajectory.model';
 
 const TrajectoryMessageRef = builder.objectRef<TrajectoryMessage>('TrajectoryMessage').implement({
-  description: 'One message of a trajectory (the seed\'s TrajectoryMessage).',
+  description: 'One message of a trajectory, as ART records a conversation.',
   fields: (t) => ({ role: t.exposeString('role', { description: 'system, user, assistant or tool.' }), content: t.exposeString('content') }),
 });
 
 export const TrajectoryRef = builder.objectRef<Trajectory>('Trajectory');
 builder.node(TrajectoryRef, {
-  description: 'One rollout: the conversation, its reward and metadata (the seed\'s TrajectoryRecord).',
+  description: 'One rollout: the conversation, its reward and metadata, as ART records a trajectory.',
   id: { resolve: (t) => t.id },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'messages' in v && 'taskInput' in v,
-  loadMany: async (ids, ctx: Context) =>
-    Promise.all(ids.map(async (id) => {
-      const row = /^\d+$/.test(id) ? await ctx.loaders.trajectoryById.load(Number(id)) : null;
-      return row ? trajectoryFromRow(row) : null;
-    })),
+  loadMany: (ids, ctx: Context) => Promise.all(ids.map((id) => (/^\d+$/.test(id) ? ctx.loaders.trajectoryById.load(Number(id)) : null))),
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     uuid: t.exposeString('uuid'),
     run: t.field({
       type: TrainingRunRef,
-      resolve: async (tr, _a, ctx) => {
-        const run = await ctx.loaders.runById.load(tr.runId);
-        if (!run) throw new NotFoundError('TrainingRun', String(tr.runId));
-        return run;
-      },
+      resolve: (tr, _a, ctx) => ctx.services.runs.get(tr.runId, ctx.loaders.runById),
     }),
     taskInput: t.field({ type: TaskInputRef, resolve: (tr) => tr.taskInput }),
     messages: t.field({ type: [TrajectoryMessageRef], resolve: (tr) => tr.messages }),
@@ -79,14 +71,8 @@ async function resolveTrajectories(runId: number, args: TrajectoryArgs, ctx: Con
   const desc = (args.orderBy?.direction ?? 'asc') === 'desc';
   const shape: CursorShape = { order: `trajectories:${field}:${desc ? 'desc' : 'asc'}`, query: [runId, filter], valueKind: field === 'reward' ? 'number' : 'string' };
   const window = pageWindow(args, shape);
-  const page = await ctx.services.trajectoriesRepo.page(runId, filter, { field, desc }, window);
-  return toConnection(
-    page,
-    shape,
-    (row) => ({ value: field === 'reward' ? row.reward : row.createdAt, id: row.id }),
-    trajectoryFromRow,
-    () => ctx.services.trajectoriesRepo.count(runId, filter),
-  );
+  const page = await ctx.services.trajectories.page(runId, filter, { field, desc }, window);
+  return toConnection(page, shape, () => ctx.services.trajectories.count(runId, filter));
 }
 
 const TrajectoryConnection = builder.connectionObject(
@@ -96,7 +82,7 @@ const TrajectoryConnection = builder.connectionObject(
     fields: (c) => ({
       totalCount: c.int({
         description: 'How many trajectories match the filter.',
-        resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount(),
+        resolve: (conn) => conn.totalCount(),
       }),
     }),
   },
@@ -109,7 +95,7 @@ builder.objectField(TrainingRunRef, 'trajectories', (t) =>
       type: TrajectoryRef,
       description: "This run's trajectories, oldest first unless ordered otherwise.",
       args: { filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
-      resolve: (run, args, ctx) => resolveTrajectories(run.id, args as TrajectoryArgs, ctx) as never,
+      resolve: (run, args, ctx) => resolveTrajectories(run.id, args, ctx),
     },
     TrajectoryConnection,
   ),
@@ -120,8 +106,8 @@ builder.queryField('trajectories', (t) =>
     {
       type: TrajectoryRef,
       description: "A run's trajectories, oldest first unless ordered otherwise. Keyset-paginated: any page costs what the first costs.",
-      args: { runId: t.arg.id({ required: true }), filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
-      resolve: (_root, args, ctx) => resolveTrajectories(parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'), args as TrajectoryArgs, ctx) as never,
+      args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }), filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
+      resolve: (_root, args, ctx) => resolveTrajectories(args.runId.id, args, ctx),
     },
     TrajectoryConnection,
   ),
@@ -171,12 +157,12 @@ builder.mutationField('recordTrajectories', (t) =>
     description: `Stores up to ${MAX_TRAJECTORIES_PER_CALL} trajectories of a run: all or nothing, idempotent by uuid.`,
     errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
     args: {
-      runId: t.arg.id({ required: true }),
+      runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
       trajectories: t.arg({ type: [TrajectoryInput], required: true, validate: { maxLength: [MAX_TRAJECTORIES_PER_CALL, { message: `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call` }] } }),
     },
     resolve: (_root, args, ctx) =>
       ctx.services.trajectories.record(
-        parseGlobalIdOf('TrainingRun', String(args.runId), 'runId'),
+        args.runId.id,
         args.trajectories.map((tr) => ({
           uuid: tr.uuid,
           taskInput: { step: tr.taskInput.step, inputText: tr.taskInput.inputText, context: (tr.taskInput.context as Record<string, unknown> | null) ?? null },
@@ -198,8 +184,7 @@ const TrajectoriesRecordedRef = builder.objectRef<TrajectoriesRecordedEvent>('Tr
     trajectories: t.field({
       type: [TrajectoryRef],
       description: 'The stored trajectories (loaded only when selected).',
-      resolve: async (e, _a, ctx) =>
-        (await ctx.services.trajectoriesRepo.findByIds(e.trajectoryIds)).sort((a, b) => a.id - b.id).map(trajectoryFromRow),
+      resolve: (e, _a, ctx) => ctx.services.trajectories.getMany(e.trajectoryIds),
     }),
   }),
 });
@@ -208,8 +193,8 @@ builder.subscriptionField('trajectoriesRecorded', (t) =>
   t.field({
     type: TrajectoriesRecordedRef,
     description: 'Each batch of trajectories stored for the run.',
-    args: { runId: t.arg.id({ required: true }) },
-    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId, 'trajectoriesRecorded'),
+    args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
+    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'trajectoriesRecorded'),
     resolve: freshEvent,
   }),
 );

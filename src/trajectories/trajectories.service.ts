@@ -1,8 +1,10 @@
 // Records trajectories reported by a training script or collected by the pipeline: a batch is
 // stored whole or not at all, and is idempotent by uuid (a batch sent twice is stored once).
+// Reads hand out Trajectory models, except the pipeline's working set (raw choices included).
 import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
 import type { Database } from '../db/data-source';
+import type { Page, PageWindow, Positioned } from '../db/keyset';
 import { nowStored } from '../db/timestamps';
 import { TrajectoryEntity, type TrajectoryRow } from '../db/entities';
 import { parseJsonObject } from '../db/json';
@@ -10,8 +12,8 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { addToTrajectoryTotal } from '../runs/runs.repo';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
-import { messagesToJson, taskInputToJson, type TaskInput, type TrajectoryMessage } from './trajectory.model';
-import { insertTrajectories } from './trajectories.repo';
+import { messagesToJson, taskInputToJson, trajectoryFromRow, type TaskInput, type Trajectory, type TrajectoryMessage } from './trajectory.model';
+import { insertTrajectories, type TrajectoriesRepo, type TrajectoryFilter, type TrajectoryOrder } from './trajectories.repo';
 
 export interface RecordTrajectoryInput {
   uuid?: string | null;
@@ -58,7 +60,42 @@ export class TrajectoriesService {
   constructor(
     private readonly db: Database,
     private readonly events: EventBus,
+    private readonly repo: TrajectoriesRepo,
   ) {}
+
+  // ---- reads ----
+
+  /** A keyset page of one run's trajectories, each with the position its cursor encodes. */
+  async page(runId: number, filter: TrajectoryFilter, order: TrajectoryOrder, window: PageWindow): Promise<Page<Positioned<Trajectory>>> {
+    const page = await this.repo.page(runId, filter, order, window);
+    return {
+      ...page,
+      rows: page.rows.map((row) => ({ node: trajectoryFromRow(row), position: { value: order.field === 'reward' ? row.reward : row.createdAt, id: row.id } })),
+    };
+  }
+
+  count(runId: number, filter: TrajectoryFilter): Promise<number> {
+    return this.repo.count(runId, filter);
+  }
+
+  /** The trajectories of these ids that exist, by ascending id. */
+  async getMany(ids: readonly number[]): Promise<Trajectory[]> {
+    return (await this.repo.findByIds(ids)).sort((a, b) => a.id - b.id).map(trajectoryFromRow);
+  }
+
+  /** The trajectory stored under a uuid, or NotFoundError. */
+  async getByUuid(uuid: string): Promise<Trajectory> {
+    const row = await this.repo.findByUuid(uuid);
+    if (!row) throw new NotFoundError('Trajectory', uuid);
+    return trajectoryFromRow(row);
+  }
+
+  /** A step's trajectories as stored, raw choices included: the pipeline's working set, not a model. */
+  forStep(runId: number, step: number): Promise<TrajectoryRow[]> {
+    return this.repo.forStep(runId, step);
+  }
+
+  // ---- writes ----
 
   async record(runId: number, items: RecordTrajectoryInput[], options: RecordOptions = {}): Promise<RecordTrajectoriesResult> {
     if (items.length > MAX_TRAJECTORIES_PER_CALL) {

@@ -2,13 +2,9 @@
 import type { TrajectoryRow } from '../db/entities';
 import { parseJsonObject } from '../db/json';
 import { parseDate } from '../db/timestamps';
+import type { TaskInput } from '../runs/run.model';
 
-/** The seed's TaskInput. */
-export interface TaskInput {
-  step: number;
-  inputText: string;
-  context: Record<string, unknown> | null;
-}
+export type { TaskInput };
 
 /** The seed's TrajectoryMessage. */
 export interface TrajectoryMessage {

@@ -10,7 +10,7 @@ export type ApiKeyScope =
   | 'READ'
   | 'WRITE';
 
-/** A run's configuration: the seed's TrainingRun fields. Omitted numbers take the seed's defaults. */
+/** A run's configuration: the fields of a TrainingRun. Omitted numbers take Atelier's defaults. */
 export type CreateTrainingRunInput = {
   /** Any further configuration: a JSON object of at most 64 KiB. */
   config?: unknown;

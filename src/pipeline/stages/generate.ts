@@ -9,7 +9,7 @@ const GENERATION_ATTEMPTS = 5;
 
 export async function generate(ctx: StageContext, run: TrainingRun): Promise<void> {
   const { deps, settings } = ctx;
-  const existing = await deps.runsRepo.taskInputsForRuns([run.id]);
+  const existing = await deps.runs.taskInputs(run.id);
   let systemPrompt = run.systemPrompt;
   const generator = deps.chat(deps.config.openaiBaseUrl!, deps.config.openaiApiKey, 'generator');
   const generatorModel = settings.generatorModel ?? deps.config.generatorModel!;

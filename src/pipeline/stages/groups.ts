@@ -25,7 +25,7 @@ export function groupsOf(rows: TrajectoryRow[]): Group[] {
 
 /** A step's scored groups of at least two, as sent to the trainer (read from what is stored, so a resumed step counts right). */
 export async function trainingGroups(ctx: StageContext, step: number): Promise<TrajectoryRow[][]> {
-  return groupsOf(await ctx.deps.trajectoriesRepo.forStep(ctx.runId, step))
+  return groupsOf(await ctx.deps.trajectories.forStep(ctx.runId, step))
     .map((g) => g.scorable.filter((t) => t.reward !== null && t.choice))
     .filter((g) => g.length >= 2);
 }

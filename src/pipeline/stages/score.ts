@@ -10,7 +10,7 @@ import { groupsOf } from './groups';
 
 export async function score(ctx: StageContext, step: number): Promise<void> {
   const { deps, settings } = ctx;
-  const groups = groupsOf(await deps.trajectoriesRepo.forStep(ctx.runId, step)).filter((g) => g.scorable.length >= 2);
+  const groups = groupsOf(await deps.trajectories.forStep(ctx.runId, step)).filter((g) => g.scorable.length >= 2);
   ctx.progress.judgeCallsTotal = groups.length;
   ctx.publishProgress();
   const judgeClient = deps.chat(deps.config.openaiBaseUrl!, deps.config.openaiApiKey, 'judge');
