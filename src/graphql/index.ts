@@ -10,6 +10,7 @@ import '../metrics/metrics.graphql';
 import '../pipeline/pipeline.graphql';
 import '../pipeline/queue.graphql';
 import '../auth/api-keys.graphql';
+import '../server/dashboard.graphql';
 
 let schema: GraphQLSchema | undefined;
 
