@@ -36,6 +36,7 @@ import { useMalformedRequests } from './security/malformed-requests';
 import { publicError, useRedactedErrors } from './security/public-errors';
 import { useMutationRateLimit } from './security/rate-limit';
 import { createRedactor, secretsIn, type Redactor } from './security/redact';
+import { createDashboard } from './server/dashboard';
 
 export interface App {
   /** Listens on the port (0 picks a free one); resolves to the base URL. */
@@ -175,7 +176,10 @@ export async function createApp(config: Config): Promise<App> {
     ],
   });
 
-  const server: Server = createServer(yoga);
+  // The dashboard (/, /runs/<id>, /compare, /assets/*) is answered before yoga; everything else is yoga's.
+  const dashboard = createDashboard({ simulated: config.simulated, isOpen });
+  if (config.simulated) logger.warn('SIMULATED: the model provider and the ART backend are simulators; no run on this server is real training');
+  const server: Server = createServer((req, res) => dashboard.handle(req, res) || yoga(req, res));
   const wsServer = new WebSocketServer({
     server,
     path: yoga.graphqlEndpoint,
