@@ -80,11 +80,14 @@ export async function gql<T>(query: string, variables?: Record<string, unknown>)
 
 let client: Client | null = null;
 let connectedOnce = false;
+let connected = false;
+const connectedWaiters = new Set<Listener>();
 
 function wsClient(): Client {
   if (client) return client;
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
   connectedOnce = false;
+  connected = false;
   client = createClient({
     url,
     lazy: true,
@@ -98,6 +101,12 @@ function wsClient(): Client {
       connected: () => {
         if (connectedOnce) for (const fn of reconnected) fn();
         connectedOnce = true;
+        connected = true;
+        for (const fn of [...connectedWaiters]) fn();
+        connectedWaiters.clear();
+      },
+      closed: () => {
+        connected = false;
       },
     },
   });
@@ -131,6 +140,25 @@ export function subscribe<T>(query: string, variables: Record<string, unknown>, 
   return () => {
     active = false;
     dispose();
+  };
+}
+
+/** How long after the socket is up a new subscription is surely registered on the server. */
+const SETTLE_MS = 300;
+
+/**
+ * Calls fn once the subscriptions just opened are live on the server (the socket is up, plus a
+ * moment for the server to register them). A page reloads then, so nothing that happened between
+ * its first query and its subscriptions going live is missed. Returns a function that cancels it.
+ */
+export function whenLive(fn: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => (timer = setTimeout(fn, SETTLE_MS));
+  if (connected) arm();
+  else connectedWaiters.add(arm);
+  return () => {
+    connectedWaiters.delete(arm);
+    if (timer !== undefined) clearTimeout(timer);
   };
 }
 

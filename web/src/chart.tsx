@@ -24,6 +24,7 @@ export interface ChartProps {
   yLabel?: string;
 }
 
+const STEP_INCREMENTS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000, 20_000, 50_000, 100_000];
 const ns = (x: number | null | undefined) => (x == null ? '–' : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
 export function Chart({ label, data, series, band, height = 220, yLabel }: ChartProps) {
@@ -41,7 +42,8 @@ export function Chart({ label, data, series, band, height = 220, yLabel }: Chart
       cursor: { drag: { x: true, y: false } },
       scales: { x: { time: false } },
       axes: [
-        { label: 'step', stroke: '#5b6475', grid: { stroke: '#eceff4' }, ticks: { stroke: '#d8dde6' } },
+        // Steps are whole numbers: no ticks between them.
+        { label: 'step', stroke: '#5b6475', grid: { stroke: '#eceff4' }, ticks: { stroke: '#d8dde6' }, incrs: STEP_INCREMENTS, values: (_u, ticks) => ticks.map(String) },
         { label: yLabel, stroke: '#5b6475', grid: { stroke: '#eceff4' }, ticks: { stroke: '#d8dde6' }, values: (_u, ticks) => ticks.map((t) => ns(t)), size: 56 },
       ],
       series: [

@@ -2,7 +2,7 @@
 // (with the min/max reward band), training loss and gradient norm that grow as points arrive, the
 // task inputs, and a trajectory browser ordered by reward with messages and RULER's explanations.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { debounce, gql, onKeyChanged, onReconnected, subscribe } from './api';
+import { debounce, gql, onKeyChanged, onReconnected, subscribe, whenLive } from './api';
 import { Chart } from './chart';
 import { fmtDuration, fmtReward, fmtTime, StatusBadge, stepOf } from './format';
 import {
@@ -38,11 +38,13 @@ export function RunPage({ id }: { id: string }) {
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [trajectoriesVersion, setTrajectoriesVersion] = useState(0);
+  const [live, setLive] = useState(false);
 
   useEffect(() => {
     let current = true;
     setRun(null);
     setProgress(null);
+    setLive(false);
     const load = () =>
       gql<RunData>(RUN, { id, maxPoints: MAX_POINTS }).then(
         (d) => {
@@ -84,10 +86,17 @@ export function RunPage({ id }: { id: string }) {
       subscribe<RunProgressData>(RUN_PROGRESS, { runId: id }, (d) => setProgress(d.runProgress), fail),
       subscribe(TRAJECTORIES_RECORDED, { runId: id }, reloadTrajectories, fail),
     ];
+    const cancelLive = whenLive(() => {
+      if (!current) return;
+      setLive(true);
+      void load();
+      setTrajectoriesVersion((v) => v + 1);
+    });
     const offKey = onKeyChanged(load);
     const offReconnect = onReconnected(load);
     return () => {
       current = false;
+      cancelLive();
       reload.cancel();
       reloadTrajectories.cancel();
       for (const stop of stops) stop();
@@ -110,6 +119,7 @@ export function RunPage({ id }: { id: string }) {
         <h1>Run #{run.databaseId}</h1>
         <StatusBadge status={run.status} />
         {run.mode === 'TRACKED' && <span class="tag">tracked</span>}
+        {live && <span class="live-dot" data-testid="live" title="updates live">live</span>}
         <span class="spacer" />
         <CancelButton run={run} onCancelled={(status) => setRun((r) => r && { ...r, status })} />
       </header>
@@ -147,9 +157,9 @@ export function RunPage({ id }: { id: string }) {
           <dt>Duration</dt><dd>{fmtDuration(run.startedAt, run.completedAt)}</dd>
         </dl>
         <div>
-          <h2>Status history</h2>
+          <h2>Status history <span class="muted">(newest first)</span></h2>
           <ol class="history" aria-label="status history">
-            {run.statusHistory.map((t) => (
+            {run.statusHistory.slice().reverse().map((t) => (
               <li key={t.eventId}>
                 <StatusBadge status={t.to} /> <span class="muted">{fmtTime(t.at)}</span>
                 {t.reason && <span class="reason"> — {t.reason}</span>}

@@ -2,7 +2,7 @@
 // status, kept live by the runStatusChanged subscription (a transition or a new run refetches the
 // page on screen, debounced, so a burst of events costs one query).
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { debounce, gql, onKeyChanged, onReconnected, subscribe } from './api';
+import { debounce, gql, onKeyChanged, onReconnected, subscribe, whenLive } from './api';
 import { fmtReward, fmtTime, StatusBadge, stepOf } from './format';
 import { PAGE_SIZE, RUN_STATUS_CHANGED, RUNS, STATUSES, MAX_COMPARED, type RunsData, type Status } from './queries';
 import { Link, navigate } from './router';
@@ -39,16 +39,19 @@ export function RunsPage() {
       );
     void load();
     const refetch = debounce(load, 250);
-    const stop = subscribe(RUN_STATUS_CHANGED, { projectName: project || null }, () => {
+    setLive(false);
+    const stop = subscribe(RUN_STATUS_CHANGED, { projectName: project || null }, refetch, (e) => setError(e.message));
+    const cancelLive = whenLive(() => {
+      if (!current) return;
       setLive(true);
-      refetch();
-    }, (e) => setError(e.message));
-    setLive(true);
+      void load();
+    });
     const offKey = onKeyChanged(load);
     const offReconnect = onReconnected(load);
     return () => {
       current = false;
       refetch.cancel();
+      cancelLive();
       stop();
       offKey();
       offReconnect();
@@ -70,7 +73,7 @@ export function RunsPage() {
         <span class="muted" data-testid="runs-total">
           {data ? `${data.totalCount} run${data.totalCount === 1 ? '' : 's'}` : 'loading…'}
         </span>
-        {live && <span class="live-dot" title="updates live">live</span>}
+        {live && <span class="live-dot" data-testid="live" title="updates live">live</span>}
         <span class="spacer" />
         <button type="button" class="primary" disabled={selected.length < 2} onClick={() => navigate(`/compare?ids=${selected.map(encodeURIComponent).join(',')}`)}>
           Compare {selected.length ? `(${selected.length})` : ''}
