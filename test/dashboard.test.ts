@@ -164,13 +164,19 @@ const browserTitle = (what: string) => (unavailable ? `SKIPPED, browser unavaila
 
 describe('the dashboard in a real browser', () => {
   let browser: BrowserSession;
+  /** What the Content-Security-Policy refused: nothing may be (no inline code or styles, no outside hosts). */
+  const cspViolations: string[] = [];
   beforeAll(async () => {
     if (unavailable) return;
     mkdirSync(ARTIFACTS, { recursive: true });
     browser = await launchBrowser(playwright!);
+    browser.page.on('console', (m) => {
+      if (/Content[- ]Security[- ]Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
   });
   afterAll(async () => {
     if (browser) {
+      expect(cspViolations).toEqual([]);
       expect(browser.externalRequests, `the dashboard reached outside the machine:\n${browser.externalRequests.join('\n')}`).toEqual([]);
       expect(browser.pageErrors, `the dashboard threw:\n${browser.pageErrors.join('\n')}`).toEqual([]);
       await browser.close();
@@ -179,10 +185,6 @@ describe('the dashboard in a real browser', () => {
 
   it.skipIf(unavailable !== null)(browserTitle('the runs list shows a run created by another client, and its status changes, without a reload'), async () => {
     const { page } = browser;
-    const csp: string[] = [];
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
-    });
     await createRun(s, { projectName: 'list-before' });
     await page.goto(`${s.url}/`, { waitUntil: 'load' });
     await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 10_000 }).toBeGreaterThan(0);
@@ -208,7 +210,18 @@ describe('the dashboard in a real browser', () => {
     await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 10_000 }).toBe(1);
 
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard-runs.png') });
-    expect(csp).toEqual([]);
+    expect(cspViolations).toEqual([]);
+
+    // The policy is enforced: an injected inline script does not run, and the refusal is reported.
+    const ran = await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.__injected = true';
+      document.head.appendChild(script);
+      return (window as unknown as { __injected?: boolean }).__injected === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => cspViolations.length, { timeout: 5000 }).toBeGreaterThan(0);
+    cspViolations.length = 0;
   });
 
   it.skipIf(unavailable !== null)(browserTitle('a run page: the avg reward, training loss and gradient norm charts gain points as metrics are recorded'), async () => {

@@ -183,35 +183,59 @@ export function RunPage({ id }: { id: string }) {
   );
 }
 
+/** A series and, when points stand for several steps, the exact min and max of its bucket as a band. */
+function withEnvelope(history: MetricPoint[], value: (p: MetricPoint) => number | null, series: string): (number | null)[][] {
+  return [
+    history.map(value),
+    history.map((p) => (p.bucket.count > 1 ? named(p.bucket.max, series) : null) ?? value(p)),
+    history.map((p) => (p.bucket.count > 1 ? named(p.bucket.min, series) : null) ?? value(p)),
+  ];
+}
+
 function Charts({ history }: { history: MetricPoint[] }) {
+  const downsampled = history.some((p) => p.bucket.count > 1);
   const { reward, loss, grad } = useMemo(() => {
     const steps = history.map((p) => p.step);
+    // Reward: the band is the spread of the rewards themselves (lowest and highest trajectory reward).
     const lower = history.map((p) => named(p.bucket.min, 'minReward') ?? p.minReward);
     const upper = history.map((p) => named(p.bucket.max, 'maxReward') ?? p.maxReward);
     return {
       reward: [steps, history.map((p) => p.avgReward), upper, lower],
-      loss: [steps, history.map((p) => p.trainingLoss)],
-      grad: [steps, history.map((p) => named(p.values, 'grad_norm'))],
+      loss: [steps, ...withEnvelope(history, (p) => p.trainingLoss, 'trainingLoss')],
+      grad: [steps, ...withEnvelope(history, (p) => named(p.values, 'grad_norm'), 'values.grad_norm')],
     };
   }, [history]);
-  const downsampled = history.some((p) => p.bucket.count > 1);
+  const edges = (color: string) => [
+    { label: 'max', color, width: 1 },
+    { label: 'min', color, width: 1 },
+  ];
   return (
-    <div class="charts">
-      <Chart
-        label="avg reward"
-        yLabel="reward"
-        data={reward}
-        series={[
-          { label: 'avg reward', color: '#2563eb', width: 2 },
-          { label: 'max', color: 'rgba(37,99,235,0.35)', width: 1 },
-          { label: 'min', color: 'rgba(37,99,235,0.35)', width: 1 },
-        ]}
-        band={{ upper: 1, lower: 2, color: 'rgba(37,99,235,0.12)' }}
-      />
-      <Chart label="training loss" yLabel="loss" data={loss} series={[{ label: 'training loss', color: '#dc2626' }]} />
-      <Chart label="gradient norm" yLabel="grad norm" data={grad} series={[{ label: 'grad norm', color: '#7c3aed' }]} />
-      {downsampled && <p class="muted note">Long history: each point stands for several steps (the band keeps their exact min and max).</p>}
-    </div>
+    <>
+      <div class="charts">
+        <Chart
+          label="avg reward"
+          yLabel="reward"
+          data={reward}
+          series={[{ label: 'avg reward', color: '#2563eb', width: 2 }, ...edges('rgba(37,99,235,0.35)')]}
+          band={{ upper: 1, lower: 2, color: 'rgba(37,99,235,0.12)' }}
+        />
+        <Chart
+          label="training loss"
+          yLabel="loss"
+          data={loss}
+          series={[{ label: 'training loss', color: '#dc2626' }, ...edges('rgba(220,38,38,0.25)')]}
+          band={{ upper: 1, lower: 2, color: 'rgba(220,38,38,0.10)' }}
+        />
+        <Chart
+          label="gradient norm"
+          yLabel="grad norm"
+          data={grad}
+          series={[{ label: 'grad norm', color: '#7c3aed' }, ...edges('rgba(124,58,237,0.25)')]}
+          band={{ upper: 1, lower: 2, color: 'rgba(124,58,237,0.10)' }}
+        />
+      </div>
+      {downsampled && <p class="muted note">Long history: each point stands for several steps; the bands keep their exact min and max.</p>}
+    </>
   );
 }
 
