@@ -269,6 +269,7 @@ export async function createApp(config: Config): Promise<App> {
       const decision = decideStartup({ ...facts, port: addr.port });
       logger[decision.level](decision.message);
       logger.info(`Atelier listening on ${url}/graphql (${db.kind} storage)`);
+      logger.info(`dashboard at ${url}/${dashboard.built() ? '' : ' (not built yet: run npm run build)'}`);
       if (services.pipeline.enabled) await services.pipeline.start();
       else logger.info('pipeline runs are off: set ART_BACKEND_URL and OPENAI_BASE_URL to enable them (tracked runs work without)');
       return url;

@@ -41,6 +41,8 @@ export interface DashboardOptions {
 export interface Dashboard {
   /** Whether the request is the dashboard's; if so it is (being) answered. */
   handle(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Whether a bundle is there to serve. */
+  built(): boolean;
 }
 
 /** Headers every dashboard response carries. */
@@ -152,6 +154,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   }
 
   return {
+    built: () => existsSync(join(dir, 'index.html')),
     handle(req, res) {
       const path = (req.url ?? '/').split('?')[0];
       if (!PAGE.test(path) && !path.startsWith('/assets/')) return false;
