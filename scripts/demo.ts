@@ -4,6 +4,7 @@
 // reset at each start, never the real one) with ATELIER_SIMULATED on, creates a customer-support
 // pipeline run and prints the dashboard's address. Ctrl-C (or SIGTERM) stops everything.
 import { mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createApp, type App } from '../src/app';
 import { loadConfig } from '../src/config';
 import { startArtBackendSim, type ArtBackendSim } from '../test/fixtures/art-backend-sim';
@@ -11,7 +12,8 @@ import { startOpenAISim, type OpenAISim } from '../test/fixtures/openai-sim';
 import { trajectoriesIn } from '../test/fixtures/openai-sim-replies';
 import { stableHash, unitHash } from '../test/fixtures/sim-server';
 
-const DB_FILE = './data/demo.sqlite';
+/** Never DATABASE_URL: the demo must not touch real data. ATELIER_DEMO_DB moves it elsewhere (tests do). */
+const DB_FILE = process.env.ATELIER_DEMO_DB ?? './data/demo.sqlite';
 const PROVIDER_KEY = 'sk-demo-simulated-provider';
 const RUN = {
   modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
@@ -124,7 +126,7 @@ async function main(): Promise<void> {
   art.faults.setPrepareDelay(1500);
   log(`simulated OpenAI-compatible API at ${openai.url}, simulated ART backend at ${art.url}`);
 
-  mkdirSync('./data', { recursive: true });
+  mkdirSync(dirname(DB_FILE), { recursive: true });
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${DB_FILE}${suffix}`, { force: true });
   const config = loadConfig({
     PORT: process.env.PORT ?? '4000',
