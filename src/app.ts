@@ -12,6 +12,7 @@ import { createEventBus, type EventBus } from './events/event-bus';
 import { RunsRepo } from './runs/runs.repo';
 import { createLogger } from './logger';
 import { createRedactor, secretsIn, type Redactor } from './security/redact';
+import { createDashboard } from './server/dashboard';
 import { attachGraphqlWs } from './server/ws';
 import { createAtelierYoga } from './server/yoga';
 import { buildServices, type Services } from './services';
@@ -54,7 +55,10 @@ export async function createApp(config: Config): Promise<App> {
   sessions.watch((ids) => services.apiKeys.invalidAmong(ids), config.auth.revocationCheckMs, (err) => logger.warn('could not check revoked keys', err));
 
   const yoga = createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, redactor, logger });
-  const server: Server = createServer(yoga);
+  // The dashboard (/, /runs/<id>, /compare, /assets/*) is answered before yoga; everything else is yoga's.
+  const dashboard = createDashboard({ simulated: config.simulated, isOpen });
+  if (config.simulated) logger.warn('SIMULATED: the model provider and the ART backend are simulators; no run on this server is real training');
+  const server: Server = createServer((req, res) => dashboard.handle(req, res) || yoga(req, res));
   const graphqlWs = attachGraphqlWs({ server, yoga, config, authenticate, isOpen, sessions, redactor, logger });
 
   let url = '';
@@ -86,6 +90,7 @@ export async function createApp(config: Config): Promise<App> {
       const decision = decideStartup({ ...facts, port: addr.port });
       logger[decision.level](decision.message);
       logger.info(`Atelier listening on ${url}/graphql (${db.kind} storage)`);
+      logger.info(`dashboard at ${url}/${dashboard.built() ? '' : ' (not built yet: run npm run build)'}`);
       if (services.pipeline.enabled) await services.pipeline.start();
       else logger.info('pipeline runs are off: set ART_BACKEND_URL and OPENAI_BASE_URL to enable them (tracked runs work without)');
       return url;

@@ -28,6 +28,8 @@ const envSchema = z.object({
   RETRY_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(500),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   NODE_ENV: z.string().default('development'),
+  /** Set by `npm run demo`: the provider and the ART backend are simulators; the UI, API and logs say SIMULATED. */
+  ATELIER_SIMULATED: onOff.default(false),
 
   // ---- security: who may do what, and what a request may cost (docs/SECURITY.md) ----
   /** auto: open only on loopback while no API key was ever made; required: always keys; open: never keys. */
@@ -90,6 +92,8 @@ export interface Config {
   subscriptionBuffer: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   production: boolean;
+  /** The provider and ART backend are simulators (`npm run demo`): labelled SIMULATED everywhere. */
+  simulated: boolean;
   pipeline: PipelineConfig;
   auth: AuthConfig;
   limits: LimitsConfig;
@@ -155,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     subscriptionBuffer: e.SUBSCRIPTION_BUFFER,
     logLevel: e.LOG_LEVEL,
     production,
+    simulated: e.ATELIER_SIMULATED,
     pipeline: {
       artBackends: backends,
       openaiBaseUrl: e.OPENAI_BASE_URL,

@@ -11,6 +11,7 @@ import '../metrics/metrics.graphql';
 import '../pipeline/pipeline.graphql';
 import '../pipeline/queue.graphql';
 import '../auth/api-keys.graphql';
+import '../server/server-info.graphql';
 
 let schema: GraphQLSchema | undefined;
 

@@ -1,6 +1,6 @@
 // GraphQL types and fields for training runs. Thin: parse arguments, call a service, return.
 import { TRAINING_STATUSES, type TrainingStatus } from '../domain/status-machine';
-import { batchAt } from '../domain/dataset';
+import { batchAt, totalSteps } from '../domain/dataset';
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
@@ -97,6 +97,12 @@ export const TrainingRunNode = builder.node(TrainingRunRef, {
     config: t.field({ type: 'JSON', resolve: (r) => r.config }),
     mode: t.field({ type: RunModeEnum, resolve: (r) => r.mode }),
     currentStep: t.exposeInt('currentStep', { nullable: true, description: 'The step a pipeline run is working on.' }),
+    totalSteps: t.int({
+      nullable: true,
+      description:
+        "Training steps the run will take: for a pipeline run ART's dataset iteration over numExamples inputs (groupsPerStep a step, numEpochs epochs, capped by maxSteps); for a tracked run maxSteps, if set.",
+      resolve: (run) => (run.mode === 'pipeline' ? totalSteps(run.numExamples, pipelineSettingsOf(run.config).groupsPerStep, run.numEpochs, run.maxSteps) : run.maxSteps),
+    }),
     backend: t.exposeString('backend', { nullable: true, description: 'The ART backend a pipeline run trains on.' }),
     leaseOwner: t.exposeString('leaseOwner', { nullable: true, description: 'The Atelier instance driving the run now.' }),
     leaseExpiresAt: t.field({

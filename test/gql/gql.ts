@@ -14,6 +14,9 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query DashboardTestServerInfo { server { simulated version } }\n": typeof types.DashboardTestServerInfoDocument,
+    "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n": typeof types.DashboardTestTotalStepsDocument,
+    "\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n": typeof types.DemoRunCheckDocument,
     "\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n": typeof types.RunFieldsFragmentDoc,
     "\n  mutation CreateRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { ...RunFields } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on ConflictError { message }\n    }\n  }\n": typeof types.CreateRunDocument,
     "\n  mutation TransitionRun($runId: ID!, $to: TrainingStatus!, $reason: String) {\n    transitionRun(runId: $runId, to: $to, reason: $reason) {\n      __typename\n      ... on TransitionRunPayload { run { ...RunFields statusHistory { eventId from to at reason } } }\n      ... on IllegalTransitionError { message from to }\n      ... on ValidationError { message issues { field rule message } }\n      ... on NotFoundError { message }\n    }\n  }\n": typeof types.TransitionRunDocument,
@@ -44,6 +47,9 @@ type Documents = {
     "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
 };
 const documents: Documents = {
+    "\n  query DashboardTestServerInfo { server { simulated version } }\n": types.DashboardTestServerInfoDocument,
+    "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n": types.DashboardTestTotalStepsDocument,
+    "\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n": types.DemoRunCheckDocument,
     "\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n": types.RunFieldsFragmentDoc,
     "\n  mutation CreateRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { ...RunFields } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on ConflictError { message }\n    }\n  }\n": types.CreateRunDocument,
     "\n  mutation TransitionRun($runId: ID!, $to: TrainingStatus!, $reason: String) {\n    transitionRun(runId: $runId, to: $to, reason: $reason) {\n      __typename\n      ... on TransitionRunPayload { run { ...RunFields statusHistory { eventId from to at reason } } }\n      ... on IllegalTransitionError { message from to }\n      ... on ValidationError { message issues { field rule message } }\n      ... on NotFoundError { message }\n    }\n  }\n": types.TransitionRunDocument,
@@ -88,6 +94,18 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardTestServerInfo { server { simulated version } }\n"): (typeof documents)["\n  query DashboardTestServerInfo { server { simulated version } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n"): (typeof documents)["\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n"): (typeof documents)["\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,0 +1,203 @@
+// The operations the dashboard sends, and the shapes it reads back. Histories are always asked for
+// downsampled (maxPoints), lists a page at a time, so a page stays fast with thousands of runs and
+// histories of tens of thousands of points.
+
+export type Status = 'PENDING' | 'GENERATING' | 'COLLECTING' | 'SCORING' | 'TRAINING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export const STATUSES: Status[] = ['PENDING', 'GENERATING', 'COLLECTING', 'SCORING', 'TRAINING', 'COMPLETED', 'FAILED', 'CANCELLED'];
+export const FINAL: Status[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
+
+/** Points asked for per history: plenty for a chart a few hundred pixels wide. */
+export const MAX_POINTS = 500;
+export const PAGE_SIZE = 50;
+
+export interface Metrics {
+  step: number;
+  epoch: number;
+  avgReward: number | null;
+  minReward: number | null;
+  maxReward: number | null;
+  trainingLoss: number | null;
+  totalTrajectories: number;
+}
+
+export interface RunSummary {
+  id: string;
+  databaseId: number;
+  projectName: string;
+  modelName: string;
+  mode: 'PIPELINE' | 'TRACKED';
+  status: Status;
+  currentStep: number | null;
+  totalSteps: number | null;
+  createdAt: string;
+  metrics: Metrics | null;
+}
+
+const METRICS = 'metrics { step epoch avgReward minReward maxReward trainingLoss totalTrajectories }';
+const SUMMARY = `id databaseId projectName modelName mode status currentStep totalSteps createdAt ${METRICS}`;
+
+export const SERVER_INFO = /* GraphQL */ `query DashboardServer { server { simulated version } viewer { authenticated openAccess scope keyName } }`;
+export interface ServerInfoData {
+  server: { simulated: boolean; version: string };
+  viewer: { authenticated: boolean; openAccess: boolean; scope: 'READ' | 'WRITE' | 'ADMIN'; keyName: string | null };
+}
+
+export const RUNS = /* GraphQL */ `query DashboardRuns($filter: TrainingRunFilter, $first: Int, $after: String, $last: Int, $before: String) {
+  runs(filter: $filter, first: $first, after: $after, last: $last, before: $before) {
+    totalCount
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    edges { node { ${SUMMARY} } }
+  }
+}`;
+export interface RunsData {
+  runs: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+    edges: { node: RunSummary }[];
+  };
+}
+
+export const RUN_STATUS_CHANGED = /* GraphQL */ `subscription DashboardRunStatus($runId: ID, $projectName: String) {
+  runStatusChanged(runId: $runId, projectName: $projectName) { eventId from to at reason run { ${SUMMARY} error completedAt startedAt } }
+}`;
+export interface RunStatusData {
+  runStatusChanged: { eventId: string; from: Status | null; to: Status; at: string; reason: string | null; run: RunSummary & { error: string | null; completedAt: string | null; startedAt: string | null } };
+}
+
+export interface NamedValue {
+  name: string;
+  value: number | null;
+}
+
+export interface MetricPoint {
+  step: number;
+  epoch: number;
+  avgReward: number | null;
+  minReward: number | null;
+  maxReward: number | null;
+  rewardStd: number | null;
+  trainingLoss: number | null;
+  values: NamedValue[];
+  bucket: { count: number; min: NamedValue[]; max: NamedValue[] };
+}
+const POINT = 'step epoch avgReward minReward maxReward rewardStd trainingLoss values { name value } bucket { count min { name value } max { name value } }';
+
+export interface StatusTransition {
+  eventId: string;
+  from: Status | null;
+  to: Status;
+  at: string;
+  reason: string | null;
+}
+
+export interface RunDetail extends RunSummary {
+  taskDescription: string;
+  numExamples: number;
+  rolloutsPerGroup: number;
+  numEpochs: number;
+  learningRate: number;
+  maxSteps: number | null;
+  systemPrompt: string | null;
+  trainedModelName: string | null;
+  error: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  backend: string | null;
+  statusHistory: StatusTransition[];
+  taskInputs: { inputText: string; step: number | null }[];
+  metricHistory: MetricPoint[];
+}
+
+export const RUN = /* GraphQL */ `query DashboardRun($id: ID!, $maxPoints: Int!) {
+  run(id: $id) {
+    ${SUMMARY}
+    taskDescription numExamples rolloutsPerGroup numEpochs learningRate maxSteps systemPrompt trainedModelName error startedAt completedAt backend
+    statusHistory { eventId from to at reason }
+    taskInputs { inputText step }
+    metricHistory(maxPoints: $maxPoints) { ${POINT} }
+  }
+}`;
+export interface RunData {
+  run: RunDetail | null;
+}
+
+export const METRICS_RECORDED = /* GraphQL */ `subscription DashboardMetrics($runId: ID!) {
+  metricsRecorded(runId: $runId) { points { ${POINT} } ${METRICS} }
+}`;
+export interface MetricsRecordedData {
+  metricsRecorded: { points: MetricPoint[]; metrics: Metrics | null };
+}
+
+export const RUN_PROGRESS = /* GraphQL */ `subscription DashboardProgress($runId: ID!) {
+  runProgress(runId: $runId) { step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal }
+}`;
+export interface Progress {
+  step: number;
+  totalSteps: number;
+  epoch: number;
+  rolloutsDone: number;
+  rolloutsTotal: number;
+  judgeCallsDone: number;
+  judgeCallsTotal: number;
+  gradientStepsDone: number;
+  gradientStepsTotal: number | null;
+}
+export interface RunProgressData {
+  runProgress: Progress;
+}
+
+export const TRAJECTORIES_RECORDED = /* GraphQL */ `subscription DashboardTrajectories($runId: ID!) { trajectoriesRecorded(runId: $runId) { count step } }`;
+
+export interface Trajectory {
+  id: string;
+  reward: number | null;
+  judgeExplanation: string | null;
+  error: string | null;
+  droppedReason: string | null;
+  isTest: boolean;
+  createdAt: string;
+  taskInput: { inputText: string; step: number | null };
+  messages: { role: string; content: string }[];
+}
+
+export const TRAJECTORIES = /* GraphQL */ `query DashboardTrajectories($runId: ID!, $first: Int!, $after: String, $filter: TrajectoryFilter) {
+  trajectories(runId: $runId, first: $first, after: $after, filter: $filter, orderBy: { field: REWARD, direction: DESC }) {
+    totalCount
+    pageInfo { hasNextPage endCursor }
+    edges { node { id reward judgeExplanation error droppedReason isTest createdAt taskInput { inputText step } messages { role content } } }
+  }
+}`;
+export interface TrajectoriesData {
+  trajectories: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: Trajectory }[] };
+}
+
+export const CANCEL = /* GraphQL */ `mutation DashboardCancel($id: ID!) {
+  cancelTrainingRun(id: $id, reason: "cancelled from the dashboard") {
+    __typename
+    ... on CancelTrainingRunPayload { run { id status } }
+    ... on Error { message }
+  }
+}`;
+export interface CancelData {
+  cancelTrainingRun: { __typename: string; message?: string; run?: { id: string; status: Status } };
+}
+
+/** Compare: every run's reward curve in ONE query, one alias per run, each history downsampled by the server. */
+export function compareQuery(count: number): string {
+  const vars = Array.from({ length: count }, (_, i) => `$id${i}: ID!`).join(', ');
+  const fields = Array.from(
+    { length: count },
+    (_, i) => `r${i}: run(id: $id${i}) { id databaseId projectName modelName status metricHistory(maxPoints: $maxPoints) { step avgReward } }`,
+  ).join('\n  ');
+  return `query DashboardCompare(${vars}, $maxPoints: Int!) {\n  ${fields}\n}`;
+}
+/** At most this many runs in one comparison (the server bounds aliases per operation). */
+export const MAX_COMPARED = 8;
+export interface CompareRun {
+  id: string;
+  databaseId: number;
+  projectName: string;
+  modelName: string;
+  status: Status;
+  metricHistory: { step: number; avgReward: number | null }[];
+}
