@@ -3,7 +3,7 @@
 // it runs open on loopback, and requires keys once one is made with the real `npm run keys`.
 // The policy behind it is checked case by case.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -136,4 +136,33 @@ describe('the policy', () => {
     expect(decision.start).toBe(start);
     expect(decision.message).toMatch(message);
   });
+});
+
+describe('npm start', () => {
+  it('builds and runs compiled JavaScript on plain Node, and stops on SIGTERM to its own PID with nothing left behind', async () => {
+    const child = spawn('npm', ['start'], { cwd: ROOT, env: baseEnv({ HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'npm-start.sqlite')}` }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 90_000;
+    let url: string | undefined;
+    while (!(url = /Atelier is up: .*?(http:\/\/[^/\s]+)\/graphql/.exec(output)?.[1])) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not start the server:\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    // The server is npm's own child (no shell or tsx in between), running the bundle on plain Node.
+    const [serverPid] = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
+    const cmdline = readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    expect(cmdline.slice(1)).toEqual(['dist/server/main.mjs']);
+    expect(cmdline.join(' ')).not.toMatch(/tsx/);
+
+    child.kill('SIGTERM');
+    expect(await exited).not.toBeNull();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(existsSync(`/proc/${serverPid}`)).toBe(false);
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+    expect(output).toContain('SIGTERM: shutting down');
+  }, 120_000);
 });

@@ -9,6 +9,7 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isLoopbackHost } from '../auth/policy';
 
+// Two levels below the repository root both here (src/server/) and in the bundle npm start runs (dist/server/).
 export const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 
 const CONTENT_TYPES: Record<string, string> = {

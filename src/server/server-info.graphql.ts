@@ -6,6 +6,7 @@ import { builder } from '../graphql/builder';
 let version: string | undefined;
 function packageVersion(): string {
   try {
+    // Two levels below the repository root both here (src/server/) and in the bundle (dist/server/).
     version ??= String(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version ?? 'unknown');
   } catch {
     version = 'unknown';
