@@ -15,7 +15,7 @@ import type { StageContext, StepProgress } from './stages/context';
 import { generate } from './stages/generate';
 import { collect } from './stages/collect';
 import { score } from './stages/score';
-import { finishStep, train } from './stages/train';
+import { finishStep, train, whyNothingToTrain } from './stages/train';
 
 /** The run made no progress for too long: a hung backend or provider. */
 export class StallError extends Error {
@@ -104,6 +104,10 @@ export class RunExecution {
     if (run.currentStep !== null && backendStep > run.currentStep && run.status === 'training') {
       await finishStep(ctx, run.currentStep, this.epochOf(run.currentStep, items.length, settings), []);
     }
+    await this.checkBackendStep(model.name, backendStep);
+
+    /** Steps of this execution that trained nothing, and why: never silent (see the end of the loop). */
+    const untrained: string[] = [];
 
     for (const batch of iterateDataset(items, { groupsPerStep: settings.groupsPerStep, numEpochs: run.numEpochs, maxSteps: run.maxSteps, initialStep: backendStep })) {
       run = await this.load();
@@ -119,17 +123,40 @@ export class RunExecution {
         await score(ctx, batch.step);
         run = await this.transition('training');
       }
-      const lines = await train(ctx, art, model, run, batch.step, backendStep);
-      backendStep = await art.getStep(model, this.signal);
-      await finishStep(ctx, batch.step, batch.epoch, lines);
+      const outcome = await train(ctx, art, model, run, batch.step, backendStep);
+      const stepAfter = await art.getStep(model, this.signal);
+      if (outcome.groups === 0) untrained.push(`step ${batch.step}: ${await whyNothingToTrain(ctx, batch.step)}`);
+      else if (stepAfter <= backendStep) untrained.push(`step ${batch.step}: the ART backend answered without training (its step stayed at ${stepAfter})`);
+      backendStep = stepAfter;
+      await finishStep(ctx, batch.step, batch.epoch, outcome.lines);
     }
+
+    // The backend's step counts the checkpoints trained for this run's model: none means the run
+    // trained nothing, which is a failure with its causes, never a quiet COMPLETED.
+    if (backendStep === 0) throw new Error(`no step was trained: ${untrained.join('; ') || 'the dataset gave no step to train'}`.slice(0, 4000));
+    const completedReason = untrained.length ? `${untrained.length} of ${this.totalSteps} steps trained nothing: ${untrained.join('; ')}`.slice(0, 4000) : null;
 
     run = await this.load();
     // A run with nothing (left) to train still walks the lifecycle to its end.
     const rest: Partial<Record<TrainingStatus, TrainingStatus[]>> = { generating: ['collecting', 'scoring', 'training'], collecting: ['scoring', 'training'], scoring: ['training'] };
     const path = rest[run.status] ?? [];
     for (const to of path) await this.transition(to, 'nothing left to train');
-    await this.transition('completed', null, { trainedModelName: model.name });
+    await this.transition('completed', completedReason, { trainedModelName: model.name });
+  }
+
+  /**
+   * The backend's model must not be ahead of what this run trained: after step k it is at k + 1 (one
+   * more when the history point was not stored before a restart). Further means another run or script
+   * trained a model of this name, and this run would skip steps it never trained.
+   */
+  private async checkBackendStep(modelName: string, backendStep: number): Promise<void> {
+    const history = await this.deps.metrics.history(this.runId, null);
+    const lastRecorded = history.length ? history[history.length - 1].lastStep : -1;
+    if (backendStep > lastRecorded + 2) {
+      throw new Error(
+        `the ART backend reports model ${modelName} at step ${backendStep}, but this run recorded ${history.length} step${history.length === 1 ? '' : 's'} of its ${this.totalSteps}: another run or script has trained a model of this name (give this run its own trainedModelName)`,
+      );
+    }
   }
 
   /** What the stages get: they report progress and guard their writes through this execution. */

@@ -10,10 +10,19 @@ import { ProviderError } from '../../providers/http';
 import type { StageContext } from './context';
 import { trainingGroups } from './groups';
 
+export interface TrainOutcome {
+  /** What the trainer streamed, one entry per gradient step. */
+  lines: Record<string, number>[];
+  /** Groups sent; 0 when the step had nothing to train and the backend was not called. */
+  groups: number;
+}
+
 /** Trains the step; after a broken stream, asks the backend whether the step was trained before trying again. */
-export async function train(ctx: StageContext, art: ArtBackend, model: TrainableModel, run: TrainingRun, step: number, backendStep: number): Promise<Record<string, number>[]> {
+export async function train(ctx: StageContext, art: ArtBackend, model: TrainableModel, run: TrainingRun, step: number, backendStep: number): Promise<TrainOutcome> {
   const { deps, progress } = ctx;
   const groups = await trainingGroups(ctx, step);
+  // Nothing scored to train on: a training call with no groups would only make an empty checkpoint.
+  if (groups.length === 0) return { lines: [], groups: 0 };
   const payload: ArtTrajectoryGroup[] = groups.map((g) => ({ trajectories: g.map(toArtTrajectory), metadata: {}, exceptions: [] }));
   const attempts = deps.config.retryAttempts;
   for (let attempt = 1; ; attempt++) {
@@ -29,14 +38,23 @@ export async function train(ctx: StageContext, art: ArtBackend, model: Trainable
         ctx.publishProgress();
         void deps.metrics.recordGradientStep(run.id, step, lines.length - 1, values, ctx.guard('training')).catch((err) => deps.logger.warn(`run ${run.id}: could not store a gradient step: ${err.message}`));
       }, ctx.signal);
-      return lines;
+      return { lines, groups: groups.length };
     } catch (err) {
       if (!(err instanceof ProviderError) || !err.transient || attempt >= attempts) throw err;
-      if ((await art.getStep(model, ctx.signal)) > backendStep) return lines;
+      if ((await art.getStep(model, ctx.signal)) > backendStep) return { lines, groups: groups.length };
       deps.logger.warn(`run ${run.id}: training step ${step} broke off (${err.message}); trying again`);
       await deps.metrics.clearGradientSteps(run.id, step, ctx.guard('training'));
     }
   }
+}
+
+/** Why a step had no group to train, from its stored rollouts. */
+export async function whyNothingToTrain(ctx: StageContext, step: number): Promise<string> {
+  const rollouts = (await ctx.deps.trajectories.forStep(ctx.runId, step)).map((t) => parseJsonObject(t.metadata)).filter((m) => m.kind === 'rollout');
+  const errors = rollouts.map((m) => m.error).filter((e): e is string => typeof e === 'string');
+  if (rollouts.length > 0 && errors.length === rollouts.length) return `every rollout failed (last error: ${errors.at(-1)})`;
+  const dropped = rollouts.map((m) => m.dropped_reason).find((r): r is string => typeof r === 'string');
+  return dropped ? `no group had two scored rollouts (${dropped})` : 'no group had two scored rollouts';
 }
 
 /** The step's history point: reward statistics come from the stored (scored) trajectories. */
