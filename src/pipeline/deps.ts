@@ -21,4 +21,6 @@ export interface PipelineDeps {
   chat(baseUrl: string, apiKey: string | undefined, what: string): ChatClient;
   /** Removes secrets (provider keys) from text that may be stored or shown. */
   redact(text: string): string;
+  /** Adds a secret learned at run time (the inference key a backend hands out) to what is redacted. */
+  rememberSecret(secret: string): void;
 }

@@ -95,6 +95,8 @@ export class RunExecution {
     await art.register(model, this.signal);
     this.slowUntil = Date.now() + this.deps.config.prepareTimeoutMs;
     const inference = await art.prepare(model, this.signal);
+    // The backend hands out its inference key: it must never be stored or logged, even when echoed in an error.
+    if (inference.apiKey) this.deps.rememberSecret(inference.apiKey);
     this.slowUntil = 0;
     this.touch();
     let backendStep = await art.getStep(model, this.signal);

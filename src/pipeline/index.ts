@@ -33,5 +33,6 @@ export function createPipelineDeps(
       }),
     chat: (baseUrl, apiKey, what) => new ChatClient({ baseUrl, apiKey, timeoutMs: p.requestTimeoutMs, retry, what }),
     redact: (text) => redactor.text(text),
+    rememberSecret: (secret) => redactor.remember(secret),
   };
 }

@@ -9,6 +9,8 @@ export const REDACTED = '[redacted]';
 export interface Redactor {
   text(text: string): string;
   value(value: unknown): unknown;
+  /** A secret learned at run time (an inference key a backend hands out): redacted from then on. */
+  remember(secret: string): void;
 }
 
 /** Every non-trivial string in the config held in a field whose name says it is a credential. */
@@ -26,7 +28,7 @@ export function secretsIn(config: unknown): string[] {
 }
 
 export function createRedactor(secrets: string[] = []): Redactor {
-  const known = [...new Set(secrets.filter((s) => s.length >= 8))].sort((a, b) => b.length - a.length);
+  let known = [...new Set(secrets.filter((s) => s.length >= 8))].sort((a, b) => b.length - a.length);
   const text = (input: string): string => {
     let out = input;
     for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
@@ -43,5 +45,8 @@ export function createRedactor(secrets: string[] = []): Redactor {
     for (const [k, v] of Object.entries(input)) out[k] = isCredentialName(k) && v != null ? REDACTED : value(v, depth + 1);
     return out;
   };
-  return { text, value: (v) => value(v) };
+  const remember = (secret: string) => {
+    if (secret.length >= 8 && !known.includes(secret)) known = [...known, secret].sort((a, b) => b.length - a.length);
+  };
+  return { text, value: (v) => value(v), remember };
 }

@@ -24,7 +24,7 @@ export async function score(ctx: StageContext, step: number): Promise<void> {
       group.scorable.map((t, i) => ({
         id: t.id,
         reward: scores[i].score,
-        metadata: { independent_reward: t.reward, ruler_score: scores[i].score, ruler_explanation: scores[i].explanation },
+        metadata: { independent_reward: t.reward, ruler_score: scores[i].score, ruler_explanation: deps.redact(scores[i].explanation) },
       })),
       ctx.guard('scoring'),
     );
