@@ -249,7 +249,19 @@ describe('open access on loopback', () => {
     expect((await open.gql(WhoAmI)).viewer).toEqual({ authenticated: false, scope: 'ADMIN', keyName: null, openAccess: true });
     expect(errorCode(await viaHttp(open.url, '{ viewer { scope } }', {}, bearer(FORGED)))).toBe('UNAUTHENTICATED');
 
+    // A first key that is not an admin key would require keys from now on with nobody able to manage them.
+    for (const scope of ['READ', 'WRITE'] as const) {
+      const refused = expectResult((await open.gql(CreateApiKey, { name: `first-${scope}`, scope })).createApiKey, 'ValidationError');
+      expect(refused.issues).toEqual([expect.objectContaining({ field: 'scope', rule: 'first_key_admin', message: expect.stringMatching(/the first key must be an admin key/) })]);
+    }
+    expect((await open.gql(WhoAmI)).viewer.openAccess).toBe(true);
+    expect((await open.gql(ListApiKeys)).apiKeys).toEqual([]);
+
     const made = expectResult((await open.gql(CreateApiKey, { name: 'first-admin', scope: 'ADMIN' })).createApiKey, 'CreateApiKeyPayload');
+    expectResult((await open.gql(CreateApiKey, { name: 'then-a-writer', scope: 'WRITE' }, bearer(made.secret))).createApiKey, 'CreateApiKeyPayload');
+    // Nor can the last admin key be revoked through the API.
+    const last = expectResult((await open.gql(RevokeApiKey, { id: made.apiKey.id }, bearer(made.secret))).revokeApiKey, 'ConflictError');
+    expect(last.message).toMatch(/last active admin key/);
 
     for (const transport of ['http', 'sse', 'ws'] as const) {
       expect(errorCode(await via(transport, open.url, '{ runs(first: 1) { totalCount } }'))).toBe('UNAUTHENTICATED');

@@ -64,7 +64,7 @@ builder.mutationFields((t) => ({
       name: t.arg.string({ required: true, validate: { maxLength: 100 } }),
       scope: t.arg({ type: ApiKeyScopeEnum, required: true }),
     },
-    resolve: (_r, args, ctx) => ctx.services.apiKeys.create({ name: args.name, scope: args.scope }),
+    resolve: (_r, args, ctx) => ctx.services.apiKeys.create({ name: args.name, scope: args.scope }, { keepAdmin: true }),
   }),
   revokeApiKey: t.field({
     type: builder.objectRef<{ key: ApiKey }>('RevokeApiKeyPayload').implement({
@@ -72,8 +72,8 @@ builder.mutationFields((t) => ({
     }),
     description: 'Revokes a key by id (or by name): requests with it are refused from now on and the subscriptions it opened are closed. Needs an admin key.',
     extensions: scopeExtension('admin'),
-    errors: { types: [ValidationError, NotFoundError], directResult: true },
+    errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
     args: { id: t.arg.id({ required: true, validate: { maxLength: 200 } }) },
-    resolve: async (_r, args, ctx) => ({ key: await ctx.services.apiKeys.revoke(String(args.id)) }),
+    resolve: async (_r, args, ctx) => ({ key: await ctx.services.apiKeys.revoke(String(args.id), { keepAdmin: true }) }),
   }),
 }));

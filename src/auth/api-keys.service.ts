@@ -59,12 +59,24 @@ export class ApiKeysService {
     this.repo = new ApiKeysRepo(db.reader);
   }
 
-  /** Makes a key. The returned token is the only time the secret exists outside the client. */
-  async create(input: { name: string; scope: string }): Promise<{ key: ApiKey; token: string }> {
+  /**
+   * Makes a key. The returned token is the only time the secret exists outside the client. Through
+   * the API (`keepAdmin`), a key that would leave no active admin key is refused: the first key made
+   * there turns keys on, and a read or write key alone would lock everyone out of key management.
+   * (`npm run keys` opens the database itself and can always make another.)
+   */
+  async create(input: { name: string; scope: string }, options: { keepAdmin?: boolean } = {}): Promise<{ key: ApiKey; token: string }> {
     const { name, scope } = validateKeyInput(input.name, input.scope);
     const material = generateKey();
     const row = await this.db.writes.run(async (tx) => {
       const keys = tx.em.getRepository(ApiKeyEntity);
+      if (options.keepAdmin && scope !== 'admin' && !(await keys.existsBy({ scope: 'admin', revokedAt: IsNull() }))) {
+        throw ValidationError.of(
+          'scope',
+          'first_key_admin',
+          'the first key must be an admin key: once a key exists keys are required, and with no admin key nobody could make or revoke keys through the API (or make this key with `npm run keys`)',
+        );
+      }
       if (await keys.findOneBy({ name, revokedAt: IsNull() })) {
         throw new ConflictError(`an active key named "${name}" already exists; revoke it first or choose another name`);
       }
@@ -76,14 +88,17 @@ export class ApiKeysService {
     return { key: apiKeyFromRow(row), token: material.token };
   }
 
-  /** Revokes by key id, by name (the active key of that name), or by the whole key. Idempotent. */
-  async revoke(idNameOrKey: string): Promise<ApiKey> {
+  /** Revokes by key id, by name (the active key of that name), or by the whole key. Idempotent. Through the API (`keepAdmin`), never the last active admin key. */
+  async revoke(idNameOrKey: string, options: { keepAdmin?: boolean } = {}): Promise<ApiKey> {
     const keyId = parseKey(idNameOrKey)?.keyId ?? (/^[0-9a-f]{16}$/.test(idNameOrKey) ? idNameOrKey : null);
     const row = await this.db.writes.run(async (tx) => {
       const keys = tx.em.getRepository(ApiKeyEntity);
       const found = keyId ? await keys.findOneBy({ keyId }) : await keys.findOne({ where: { name: idNameOrKey, revokedAt: IsNull() }, order: { id: 'DESC' } });
       if (!found) throw new NotFoundError('ApiKey', idNameOrKey.slice(0, 100));
       if (found.revokedAt) return found;
+      if (options.keepAdmin && found.scope === 'admin' && (await keys.countBy({ scope: 'admin', revokedAt: IsNull() })) === 1) {
+        throw new ConflictError(`"${found.name}" is the last active admin key: make another admin key first, or revoke it with \`npm run keys -- revoke\``);
+      }
       found.revokedAt = new Date().toISOString();
       await keys.update({ id: found.id }, { revokedAt: found.revokedAt });
       return found;

@@ -433,6 +433,7 @@ export type RevokeApiKeyMutationVariables = Exact<{
 
 
 export type RevokeApiKeyMutation = { revokeApiKey:
+    | { __typename: 'ConflictError', message: string }
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'RevokeApiKeyPayload', apiKey: { id: string, name: string, revokedAt: string | null } }
     | { __typename: 'ValidationError', message: string }
