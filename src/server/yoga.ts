@@ -17,6 +17,7 @@ import { useDocumentLimits } from '../security/document-limits';
 import { useFiniteNumberLiterals } from '../security/finite-literals';
 import { corsPolicy, useBrowserGuard, useIntrospection } from '../security/http-exposure';
 import { useMalformedRequests } from '../security/malformed-requests';
+import { useNestingLimit } from '../security/nesting-limit';
 import { maskError } from '../security/mask-errors';
 import { useRedactedErrors } from '../security/public-errors';
 import { useMutationRateLimit } from '../security/rate-limit';
@@ -78,6 +79,8 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
       useReadinessCheck({ endpoint: '/ready', check: () => withTimeout(Promise.all([db.ping(), events.ready()]).then((r) => r.every(Boolean)), 2000, false) }),
       useBrowserGuard(isOpen),
       useMalformedRequests(),
+      // Before the parser sees the text: deep nesting would overflow its stack.
+      useNestingLimit(config.limits.maxNesting),
       ...useDocumentLimits(config.limits),
       useFiniteNumberLiterals(),
       ...useIntrospection(config.http.introspection),
