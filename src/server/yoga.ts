@@ -21,8 +21,10 @@ import { useNestingLimit } from '../security/nesting-limit';
 import { maskError } from '../security/mask-errors';
 import { useRedactedErrors } from '../security/public-errors';
 import { useMutationRateLimit } from '../security/rate-limit';
+import { useSubscriptionQuota } from '../security/subscription-quota';
 import type { Redactor } from '../security/redact';
 import type { Services } from '../services';
+import { useSseOutboundGuard } from './sse-guard';
 import { yogaLogger } from './yoga-logger';
 
 export interface YogaDeps {
@@ -88,6 +90,9 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
       useScopes(),
       useCostLimit(config.limits.maxCost),
       useMutationRateLimit(config.rateLimit),
+      // Last of the refusals, so a subscription refused above never holds a slot.
+      useSubscriptionQuota(config.limits.maxSubscriptionsPerKey),
+      useSseOutboundGuard(config.limits, logger),
       useLiveSessions(sessions),
       useRedactedErrors(redactor),
     ],
