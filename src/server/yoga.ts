@@ -20,6 +20,7 @@ import { useMalformedRequests } from '../security/malformed-requests';
 import { useNestingLimit } from '../security/nesting-limit';
 import { maskError } from '../security/mask-errors';
 import { useRedactedErrors } from '../security/public-errors';
+import { countResponseBytes, useResponseSizeLimit } from '../security/response-size';
 import { useMutationRateLimit } from '../security/rate-limit';
 import { useSubscriptionQuota } from '../security/subscription-quota';
 import type { Redactor } from '../security/redact';
@@ -54,7 +55,7 @@ function incoming(ctx: { req?: unknown; request?: unknown }): IncomingMessage | 
 
 export function createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, redactor, logger }: YogaDeps) {
   return createYoga({
-    schema: getSchema(),
+    schema: countResponseBytes(getSchema()),
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/health',
     landingPage: false,
@@ -90,6 +91,7 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
       useScopes(),
       useCostLimit(config.limits.maxCost),
       useMutationRateLimit(config.rateLimit),
+      useResponseSizeLimit(config.limits.maxResponseBytes),
       // Last of the refusals, so a subscription refused above never holds a slot.
       useSubscriptionQuota(config.limits.maxSubscriptionsPerKey),
       useSseOutboundGuard(config.limits, logger),
