@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import type { TrajectoryInput } from './gql/graphql';
 import { createRun, recordTrajectories, trajectory } from './helpers/fixtures';
 import { guardOutbound } from '../src/server/outbound-guard';
+import { gated, SendGate } from '../src/server/send-gate';
 import { startServer, type TestServer } from './helpers/server';
 import { waitFor, wsClient } from './helpers/subscriptions';
 import { viaSse } from './helpers/transports';
@@ -209,5 +210,27 @@ describe('guardOutbound', () => {
     guard.check();
     expect(reasons[0]).toMatch(/MAX_SOCKET_BUFFER_BYTES/);
     guard.stop();
+  });
+});
+
+describe('SendGate', () => {
+  async function* events(name: string) {
+    for (let i = 0; ; i++) yield `${name}${i}`;
+  }
+
+  it('lets a connection hold at most its permits of unsent events, and hands them on as events are sent or subscriptions end', async () => {
+    const gate = new SendGate(2);
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => gated(events(n), gate));
+    expect((await a.next()).value).toBe('a0');
+    expect((await b.next()).value).toBe('b0');
+    let third: string | undefined;
+    const pending = c.next().then((r) => (third = r.value));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(third).toBeUndefined(); // a0 and b0 are not sent yet
+    await b.return(undefined);
+    await pending;
+    expect(third).toBe('c0');
+    // Pulling again means the previous event was sent: the permit passes on.
+    expect((await a.next()).value).toBe('a1');
   });
 });

@@ -13,6 +13,7 @@ import { limitError } from '../security/limit-error';
 import { publicError } from '../security/public-errors';
 import type { Redactor } from '../security/redact';
 import { guardOutbound, type OutboundGuard } from './outbound-guard';
+import { gated, SendGate } from './send-gate';
 import type { AtelierYoga } from './yoga';
 
 export interface GraphqlWsDeps {
@@ -36,7 +37,10 @@ export interface GraphqlWs {
  * Per socket: the upgrade request, the socket, how to stop tracking it for revocation, and the ids of
  * its subscription operations (a type, not an interface: graphql-ws wants it indexable).
  */
-type Extra = { request: IncomingMessage; socket: WebSocket; forget?: () => void; subscriptionIds?: Set<string> };
+type Extra = { request: IncomingMessage; socket: WebSocket; forget?: () => void; subscriptionIds?: Set<string>; gate?: SendGate };
+
+/** Events a WebSocket may have resolved and not yet sent, across its subscriptions (send-gate.ts). */
+export const UNSENT_EVENTS_PER_CONNECTION = 8;
 
 /** WebSocket close code for a client cut off for not reading: "try again later". */
 export const NOT_READING_CLOSE_CODE = 1013;
@@ -63,11 +67,17 @@ function envelopedOf(args: ExecutionArgs): Enveloped {
   throw new Error('a graphql-ws operation without the enveloped execute/subscribe that onSubscribe sets');
 }
 
+function isAsyncGenerator(value: unknown): value is AsyncGenerator {
+  return typeof value === 'object' && value !== null && 'return' in value && typeof value.return === 'function';
+}
+
 const asErrors = (err: unknown) => [err instanceof GraphQLError ? err : new GraphQLError(err instanceof Error ? err.message : 'invalid operation')];
 
 export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, sessions, redactor, logger }: GraphqlWsDeps): GraphqlWs {
   const { maxSubscriptionsPerConnection } = config.limits;
   const guards = new WeakMap<WebSocket, OutboundGuard>();
+  /** graphql-ws's operations of each socket, so a cut-off socket's subscriptions end at once. */
+  const operations = new WeakMap<WebSocket, { subscriptions: Record<string, unknown> }>();
   const wsServer = new WebSocketServer({
     server,
     path: yoga.graphqlEndpoint,
@@ -80,6 +90,7 @@ export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, se
       execute: (args) => envelopedOf(args).execute(args),
       subscribe: (args) => envelopedOf(args).subscribe(args),
       onConnect: async (ctx) => {
+        operations.set(ctx.extra.socket, ctx);
         // Acknowledged either way: each operation then gets a GraphQL error naming the problem.
         const viewer = await authenticate({ connectionParams: ctx.connectionParams, address: ctx.extra.request.socket?.remoteAddress });
         if (viewer.kind === 'key') ctx.extra.forget = sessions.trackSocket(viewer.key.keyId, viewer.key.name, ctx.extra.socket);
@@ -118,7 +129,14 @@ export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, se
           live.add(id);
         }
         const variableValues = params.variables && typeof params.variables === 'object' && !Array.isArray(params.variables) ? params.variables : undefined;
-        const rootValue: Enveloped = { execute, subscribe };
+        const gate = (ctx.extra.gate ??= new SendGate(UNSENT_EVENTS_PER_CONNECTION));
+        const rootValue: Enveloped = {
+          execute,
+          subscribe: async (args) => {
+            const result = await subscribe(args);
+            return Symbol.asyncIterator in result ? gated(result, gate) : result;
+          },
+        };
         return {
           schema,
           operationName: params.operationName,
@@ -150,6 +168,10 @@ export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, se
         pending: () => socket.bufferedAmount,
         cut: (reason) => {
           logger.warn(`closed a WebSocket from ${request.socket.remoteAddress ?? 'an unknown address'} with ${NOT_READING_CLOSE_CODE}: ${reason}`);
+          // End its subscriptions now: each would otherwise go on resolving every event for nobody.
+          for (const operation of Object.values(operations.get(socket)?.subscriptions ?? {})) {
+            if (isAsyncGenerator(operation)) void operation.return(undefined).catch(() => undefined);
+          }
           socket.close(NOT_READING_CLOSE_CODE, 'Try again later: the client is not reading');
           // The close frame waits behind the unsent output; do not hold that memory for it.
           setTimeout(() => socket.terminate(), 1000).unref();
