@@ -34,7 +34,8 @@ const envSchema = z.object({
   AUTH: z.enum(['auto', 'required', 'open']).default('auto'),
   RATE_LIMIT_MUTATIONS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(50),
   RATE_LIMIT_MUTATION_BURST: z.coerce.number().int().min(1).max(1_000_000).default(500),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
+  /** Large bodies are read and parsed on the event loop, delaying everyone (docs/SECURITY.md has the figures). */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
   MAX_QUERY_DEPTH: z.coerce.number().int().min(1).max(1000).default(12),
   MAX_QUERY_ALIASES: z.coerce.number().int().min(0).max(10_000).default(15),
   MAX_QUERY_TOKENS: z.coerce.number().int().min(10).max(1_000_000).default(5000),
