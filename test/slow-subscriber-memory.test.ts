@@ -81,7 +81,8 @@ describe('a subscriber that never reads', () => {
       const t = Array.from({ length: 10 }, () => ({ uuid: crypto.randomUUID(), taskInput: { step: 0, inputText: 'i' }, messages: [{ role: 'assistant', content: 'w'.repeat(100_000) }], reward: 0.5 }));
       await gql(record, { runId, t });
     }
-    await new Promise((r) => setTimeout(r, 1000));
+    // Still paused: the server gives up on it (here SOCKET_DRAIN_TIMEOUT_SECONDS is 2).
+    await waitFor(() => /closed a WebSocket/.test(output), 15_000, 'the server to cut the stalled socket off');
     const held = rssMb(server.pid!);
     clearInterval(sampler);
 

@@ -233,4 +233,13 @@ describe('SendGate', () => {
     // Pulling again means the previous event was sent: the permit passes on.
     expect((await a.next()).value).toBe('a1');
   });
+
+  it('takes no permit for a subscription waiting for its next event', async () => {
+    const gate = new SendGate(2);
+    const silent = (): AsyncIterable<string> => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<string>>(() => undefined) }) });
+    const idle = [silent(), silent(), silent()].map((source) => gated(source, gate));
+    for (const sub of idle) void sub.next();
+    const busy = gated(events('e'), gate);
+    for (let i = 0; i < 5; i++) expect((await busy.next()).value).toBe(`e${i}`);
+  });
 });

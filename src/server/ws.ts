@@ -13,7 +13,7 @@ import { limitError } from '../security/limit-error';
 import { publicError } from '../security/public-errors';
 import type { Redactor } from '../security/redact';
 import { guardOutbound, type OutboundGuard } from './outbound-guard';
-import { gated, SendGate } from './send-gate';
+import { SendGate, setGate } from './send-gate';
 import type { AtelierYoga } from './yoga';
 
 export interface GraphqlWsDeps {
@@ -129,20 +129,15 @@ export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, se
           live.add(id);
         }
         const variableValues = params.variables && typeof params.variables === 'object' && !Array.isArray(params.variables) ? params.variables : undefined;
-        const gate = (ctx.extra.gate ??= new SendGate(UNSENT_EVENTS_PER_CONNECTION));
-        const rootValue: Enveloped = {
-          execute,
-          subscribe: async (args) => {
-            const result = await subscribe(args);
-            return Symbol.asyncIterator in result ? gated(result, gate) : result;
-          },
-        };
+        const rootValue: Enveloped = { execute, subscribe };
+        const contextValue = await contextFactory();
+        setGate(contextValue, (ctx.extra.gate ??= new SendGate(UNSENT_EVENTS_PER_CONNECTION)));
         return {
           schema,
           operationName: params.operationName,
           document,
           variableValues,
-          contextValue: await contextFactory(),
+          contextValue,
           rootValue,
         };
       },

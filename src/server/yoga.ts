@@ -25,6 +25,7 @@ import { useMutationRateLimit } from '../security/rate-limit';
 import { useSubscriptionQuota } from '../security/subscription-quota';
 import type { Redactor } from '../security/redact';
 import type { Services } from '../services';
+import { gateSubscriptions } from './send-gate';
 import { useSseOutboundGuard } from './sse-guard';
 import { yogaLogger } from './yoga-logger';
 
@@ -55,7 +56,7 @@ function incoming(ctx: { req?: unknown; request?: unknown }): IncomingMessage | 
 
 export function createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, redactor, logger }: YogaDeps) {
   return createYoga({
-    schema: countResponseBytes(getSchema()),
+    schema: gateSubscriptions(countResponseBytes(getSchema())),
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/health',
     landingPage: false,
