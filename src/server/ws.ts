@@ -67,7 +67,7 @@ function envelopedOf(args: ExecutionArgs): Enveloped {
   throw new Error('a graphql-ws operation without the enveloped execute/subscribe that onSubscribe sets');
 }
 
-function isAsyncGenerator(value: unknown): value is AsyncGenerator {
+function isReturnable(value: unknown): value is { return(value?: unknown): Promise<unknown> } {
   return typeof value === 'object' && value !== null && 'return' in value && typeof value.return === 'function';
 }
 
@@ -165,7 +165,7 @@ export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, se
           logger.warn(`closed a WebSocket from ${request.socket.remoteAddress ?? 'an unknown address'} with ${NOT_READING_CLOSE_CODE}: ${reason}`);
           // End its subscriptions now: each would otherwise go on resolving every event for nobody.
           for (const operation of Object.values(operations.get(socket)?.subscriptions ?? {})) {
-            if (isAsyncGenerator(operation)) void operation.return(undefined).catch(() => undefined);
+            if (isReturnable(operation)) void operation.return(undefined).catch(() => undefined);
           }
           socket.close(NOT_READING_CLOSE_CODE, 'Try again later: the client is not reading');
           // The close frame waits behind the unsent output; do not hold that memory for it.
