@@ -36,12 +36,24 @@ const envSchema = z.object({
   AUTH: z.enum(['auto', 'required', 'open']).default('auto'),
   RATE_LIMIT_MUTATIONS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(50),
   RATE_LIMIT_MUTATION_BURST: z.coerce.number().int().min(1).max(1_000_000).default(500),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
+  /** Large bodies are read and parsed on the event loop, delaying everyone (docs/SECURITY.md has the figures). */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
   MAX_QUERY_DEPTH: z.coerce.number().int().min(1).max(1000).default(12),
   MAX_QUERY_ALIASES: z.coerce.number().int().min(0).max(10_000).default(15),
   MAX_QUERY_TOKENS: z.coerce.number().int().min(10).max(1_000_000).default(5000),
   MAX_QUERY_DIRECTIVES: z.coerce.number().int().min(0).max(10_000).default(50),
   MAX_QUERY_COST: z.coerce.number().int().min(1).max(100_000_000).default(200_000),
+  /** Brackets nested in the query text (literals, selections, arguments), checked before parsing. */
+  MAX_QUERY_NESTING: z.coerce.number().int().min(8).max(10_000).default(100),
+  /** Bytes of strings and JSON one query or mutation may return (checked while resolving). */
+  MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(32 * 1024 * 1024),
+  MAX_SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Live subscriptions per API key (per client address when open), over graphql-ws and SSE together. */
+  MAX_SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** Output a WebSocket or SSE connection may leave unsent before it is cut off. */
+  MAX_SOCKET_BUFFER_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(8 * 1024 * 1024),
+  /** A WebSocket or SSE connection whose pending output does not drain for this long is cut off. */
+  SOCKET_DRAIN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   GRAPHIQL: onOff.optional(),
   INTROSPECTION: onOff.optional(),
   /** Comma-separated origins allowed to call from a browser, or *; unset: none in production, loopback pages otherwise. */
@@ -118,6 +130,14 @@ export interface LimitsConfig {
   maxTokens: number;
   maxDirectives: number;
   maxCost: number;
+  maxNesting: number;
+  maxResponseBytes: number;
+  maxSubscriptionsPerConnection: number;
+  maxSubscriptionsPerKey: number;
+  /** Unsent output a WebSocket or SSE connection may hold before it is cut off. */
+  maxSocketBufferBytes: number;
+  /** How long a connection's pending output may go without draining before it is cut off. */
+  socketDrainTimeoutMs: number;
 }
 
 export interface RateLimitConfig {
@@ -183,6 +203,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxTokens: e.MAX_QUERY_TOKENS,
       maxDirectives: e.MAX_QUERY_DIRECTIVES,
       maxCost: e.MAX_QUERY_COST,
+      maxNesting: e.MAX_QUERY_NESTING,
+      maxResponseBytes: e.MAX_RESPONSE_BYTES,
+      maxSubscriptionsPerConnection: e.MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      maxSubscriptionsPerKey: e.MAX_SUBSCRIPTIONS_PER_KEY,
+      maxSocketBufferBytes: e.MAX_SOCKET_BUFFER_BYTES,
+      socketDrainTimeoutMs: e.SOCKET_DRAIN_TIMEOUT_SECONDS * 1000,
     },
     rateLimit: { mutationsPerSecond: e.RATE_LIMIT_MUTATIONS_PER_SECOND, burst: e.RATE_LIMIT_MUTATION_BURST },
     http: {

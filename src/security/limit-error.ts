@@ -9,6 +9,11 @@ export const LIMIT_ENV = {
   maxDirectives: 'MAX_QUERY_DIRECTIVES',
   maxCost: 'MAX_QUERY_COST',
   maxBodyBytes: 'MAX_BODY_BYTES',
+  maxNesting: 'MAX_QUERY_NESTING',
+  maxResponseBytes: 'MAX_RESPONSE_BYTES',
+  maxSubscriptionsPerConnection: 'MAX_SUBSCRIPTIONS_PER_CONNECTION',
+  maxSubscriptionsPerKey: 'MAX_SUBSCRIPTIONS_PER_KEY',
+  maxSocketBufferBytes: 'MAX_SOCKET_BUFFER_BYTES',
   mutationRate: 'RATE_LIMIT_MUTATIONS_PER_SECOND',
 } as const;
 

@@ -10,7 +10,7 @@ import { limitError } from './limit-error';
 export function maskError(logger: Logger, maxBodyBytes: number) {
   return (error: unknown, message: string, isDev?: boolean) => {
     if (error instanceof GraphQLError && error.extensions?.code === 'REQUEST_ENTITY_TOO_LARGE') {
-      return limitError('maxBodyBytes', `the request body is larger than the limit of ${maxBodyBytes} bytes`, { max: maxBodyBytes }, 413);
+      return limitError('maxBodyBytes', `the request body is larger than the limit of ${maxBodyBytes} bytes; send smaller batches, or raise the limit with MAX_BODY_BYTES`, { max: maxBodyBytes }, 413);
     }
     const original = error instanceof GraphQLError ? error.originalError : error;
     if (original instanceof AtelierError) {

@@ -17,11 +17,16 @@ import { useDocumentLimits } from '../security/document-limits';
 import { useFiniteNumberLiterals } from '../security/finite-literals';
 import { corsPolicy, useBrowserGuard, useIntrospection } from '../security/http-exposure';
 import { useMalformedRequests } from '../security/malformed-requests';
+import { useNestingLimit } from '../security/nesting-limit';
 import { maskError } from '../security/mask-errors';
 import { useRedactedErrors } from '../security/public-errors';
+import { countResponseBytes, useResponseSizeLimit } from '../security/response-size';
 import { useMutationRateLimit } from '../security/rate-limit';
+import { useSubscriptionQuota } from '../security/subscription-quota';
 import type { Redactor } from '../security/redact';
 import type { Services } from '../services';
+import { gateSubscriptions } from './send-gate';
+import { useSseOutboundGuard } from './sse-guard';
 import { yogaLogger } from './yoga-logger';
 
 export interface YogaDeps {
@@ -51,7 +56,7 @@ function incoming(ctx: { req?: unknown; request?: unknown }): IncomingMessage | 
 
 export function createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, redactor, logger }: YogaDeps) {
   return createYoga({
-    schema: getSchema(),
+    schema: gateSubscriptions(countResponseBytes(getSchema())),
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/health',
     landingPage: false,
@@ -78,6 +83,8 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
       useReadinessCheck({ endpoint: '/ready', check: () => withTimeout(Promise.all([db.ping(), events.ready()]).then((r) => r.every(Boolean)), 2000, false) }),
       useBrowserGuard(isOpen),
       useMalformedRequests(),
+      // Before the parser sees the text: deep nesting would overflow its stack.
+      useNestingLimit(config.limits.maxNesting),
       ...useDocumentLimits(config.limits),
       useFiniteNumberLiterals(),
       ...useIntrospection(config.http.introspection),
@@ -85,6 +92,10 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
       useScopes(),
       useCostLimit(config.limits.maxCost),
       useMutationRateLimit(config.rateLimit),
+      useResponseSizeLimit(config.limits.maxResponseBytes),
+      // Last of the refusals, so a subscription refused above never holds a slot.
+      useSubscriptionQuota(config.limits.maxSubscriptionsPerKey),
+      useSseOutboundGuard(config.limits, logger),
       useLiveSessions(sessions),
       useRedactedErrors(redactor),
     ],

@@ -1,0 +1,84 @@
+// How large one answer may grow. The cost estimate counts fields, not bytes: 15 aliased pages of
+// 150 KB trajectories passed it and built a 225 MB answer. So the strings and JSON values a query or
+// mutation resolves are counted as they resolve; past maxResponseBytes every further field fails at
+// once, and the whole result is replaced by one error naming the limit.
+import { defaultFieldResolver, getNamedType, isObjectType, isScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { limitError } from './limit-error';
+
+interface Budget {
+  used: number;
+  max: number;
+  exceeded: boolean;
+}
+
+/** Budgets of the operations executing now, by their context value. */
+const budgets = new WeakMap<object, Budget>();
+const WRAPPED = Symbol('response-size');
+/** Scalars whose size does not depend on the data. */
+const FIXED_SIZE = new Set(['Int', 'Float', 'Boolean', 'ID']);
+
+const tooLarge = (budget: Budget) =>
+  limitError('maxResponseBytes', `the answer exceeds the limit of ${budget.max} bytes; ask for smaller pages or fewer fields`, { max: budget.max, found: budget.used });
+
+function sizeOf(value: unknown): number {
+  if (value == null) return 0;
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) return value.reduce((n: number, v: unknown) => n + sizeOf(v), 0);
+  if (typeof value === 'object') return JSON.stringify(value)?.length ?? 0;
+  return 8;
+}
+
+function charge(budget: Budget, value: unknown): unknown {
+  budget.used += sizeOf(value);
+  if (budget.used > budget.max) {
+    budget.exceeded = true;
+    throw tooLarge(budget);
+  }
+  return value;
+}
+
+/**
+ * Wraps, once per schema, the resolvers of fields that return strings or JSON so they count against
+ * the operation's budget (in place: the schema is built once per process, and the wrapper does
+ * nothing for operations without a budget).
+ */
+export function countResponseBytes(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const named = getNamedType(field.type);
+      if (!isScalarType(named) || FIXED_SIZE.has(named.name)) continue;
+      const resolve: GraphQLFieldResolver<unknown, unknown> & { [WRAPPED]?: true } = field.resolve ?? defaultFieldResolver;
+      if (resolve[WRAPPED]) continue;
+      const counted: GraphQLFieldResolver<unknown, unknown> & { [WRAPPED]?: true } = (source, args, context, info) => {
+        const budget = typeof context === 'object' && context !== null ? budgets.get(context) : undefined;
+        if (!budget) return resolve(source, args, context, info);
+        if (budget.exceeded) throw tooLarge(budget);
+        const value = resolve(source, args, context, info);
+        return value instanceof Promise ? value.then((v: unknown) => charge(budget, v)) : charge(budget, value);
+      };
+      counted[WRAPPED] = true;
+      field.resolve = counted;
+    }
+  }
+  return schema;
+}
+
+/** Gives each query and mutation a budget of maxResponseBytes, and answers only the limit's error once it is spent. */
+export function useResponseSizeLimit(maxResponseBytes: number): Plugin {
+  return {
+    onExecute({ args }) {
+      const context = args.contextValue;
+      if (typeof context !== 'object' || context === null) return;
+      const budget: Budget = { used: 0, max: maxResponseBytes, exceeded: false };
+      budgets.set(context, budget);
+      return {
+        onExecuteDone({ result, setResult }) {
+          budgets.delete(context);
+          if (budget.exceeded && !(Symbol.asyncIterator in result)) setResult({ errors: [tooLarge(budget)] });
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// How large an answer may grow (issue #11): 15 aliases × trajectories(first: 100) over 150 KB
+// trajectories passed every limit and built a 225 MB answer. Strings and JSON are counted while
+// resolving; past MAX_RESPONSE_BYTES the operation stops with an error naming the limit, the answer
+// stays small and other clients are served.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRun, recordTrajectories, trajectory } from './helpers/fixtures';
+import { startServer, type TestServer } from './helpers/server';
+import { errorCode, TRANSPORTS, via, viaHttp } from './helpers/transports';
+
+const MAX = 1024 * 1024;
+let s: TestServer;
+let runId: string;
+beforeAll(async () => {
+  s = await startServer({ limits: { maxResponseBytes: MAX } });
+  runId = (await createRun(s)).id;
+  // Ten trajectories of about 200 KB each: 2 MB in all.
+  await recordTrajectories(s, runId, Array.from({ length: 10 }, () => trajectory(0, 0.5, { messages: [{ role: 'assistant', content: 'y'.repeat(200_000) }] })));
+});
+afterAll(() => s?.stop());
+
+const page = (first: number) => `{ run(id: "${runId}") { trajectories(first: ${first}) { edges { node { messages { role content } } } } } }`;
+
+describe('response size', () => {
+  it('refuses an answer over maxResponseBytes with a small, named error on every transport', async () => {
+    for (const transport of TRANSPORTS) {
+      const outcome = await via(transport, s.url, page(10));
+      expect(errorCode(outcome), transport).toBe('LIMIT_EXCEEDED');
+      expect(outcome.result?.errors).toHaveLength(1);
+      const error = outcome.result!.errors![0];
+      expect(error.extensions).toMatchObject({ limit: 'maxResponseBytes', max: MAX });
+      expect(error.message).toMatch(/exceeds the limit of 1048576 bytes.*MAX_RESPONSE_BYTES/);
+      expect(outcome.result?.data ?? null).toBeNull();
+      expect(JSON.stringify(outcome.result).length).toBeLessThan(4096);
+      if (transport === 'http') expect(outcome.status).toBe(400);
+    }
+  });
+
+  it('counts across aliases, not per field', async () => {
+    const aliased = `{ ${Array.from({ length: 4 }, (_, i) => `a${i}: run(id: "${runId}") { trajectories(first: 2) { edges { node { messages { content } } } } }`).join(' ')} }`;
+    const outcome = await viaHttp(s.url, aliased);
+    expect(outcome.result?.errors?.[0]?.extensions).toMatchObject({ limit: 'maxResponseBytes' });
+  });
+
+  it('answers pages under the limit, and other clients meanwhile', async () => {
+    const small = await viaHttp(s.url, page(2));
+    expect(errorCode(small)).toBeNull();
+    const edges = (small.result?.data as { run: { trajectories: { edges: unknown[] } } }).run.trajectories.edges;
+    expect(edges).toHaveLength(2);
+    const [big, other] = await Promise.all([viaHttp(s.url, page(10)), viaHttp(s.url, '{ __typename }')]);
+    expect(errorCode(big)).toBe('LIMIT_EXCEEDED');
+    expect(other.result).toEqual({ data: { __typename: 'Query' } });
+  });
+});
