@@ -2,17 +2,13 @@
 // stored while every other client waited 2.5–3.8 s. The default is now 4 MiB (figures in
 // docs/SECURITY.md); a larger body is refused with 413, naming maxBodyBytes and the setting that
 // raises it, and the server keeps answering.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
-import { startServer, type TestServer } from './helpers/server';
+import { useTestServer } from './helpers/server';
 import { errorCode, viaHttp } from './helpers/transports';
 
 const DEFAULT = 4 * 1024 * 1024;
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 const body = (bytes: number) => JSON.stringify({ query: 'mutation($t: String!) { createTrainingRun(input: {modelName: "m", projectName: "p", taskDescription: $t}) { __typename } }', variables: { t: 'x'.repeat(bytes) } });
 

@@ -1,15 +1,11 @@
 // Nested literals are refused before parsing: graphql-js parses values recursively, so
 // `runs(filter: {a: {a: … 2000 levels … 1}})` (8 KB, inside the token limit) used to overflow the
 // stack and answer 500. A linear pre-parse scan refuses it with a named 400, over every transport.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from './helpers/server';
 import { errorCode, TRANSPORTS, via, viaHttp } from './helpers/transports';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startServer();
-});
-afterAll(() => s?.stop());
+const s = useTestServer();
 
 const objects = (n: number) => `{ runs(filter: ${'{a:'.repeat(n)}1${'}'.repeat(n)}) { totalCount } }`;
 const lists = (n: number) => `{ runs(filter: ${'['.repeat(n)}1${']'.repeat(n)}) { totalCount } }`;

@@ -2,21 +2,19 @@
 // trajectories passed every limit and built a 225 MB answer. Strings and JSON are counted while
 // resolving; past MAX_RESPONSE_BYTES the operation stops with an error naming the limit, the answer
 // stays small and other clients are served.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRun, recordTrajectories, trajectory } from './helpers/fixtures';
-import { startServer, type TestServer } from './helpers/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRun, recordTrajectories, trajectory } from './helpers/builders';
+import { useTestServer } from './helpers/server';
 import { errorCode, TRANSPORTS, via, viaHttp } from './helpers/transports';
 
 const MAX = 1024 * 1024;
-let s: TestServer;
+const s = useTestServer({ limits: { maxResponseBytes: MAX } });
 let runId: string;
 beforeAll(async () => {
-  s = await startServer({ limits: { maxResponseBytes: MAX } });
   runId = (await createRun(s)).id;
   // Ten trajectories of about 200 KB each: 2 MB in all.
   await recordTrajectories(s, runId, Array.from({ length: 10 }, () => trajectory(0, 0.5, { messages: [{ role: 'assistant', content: 'y'.repeat(200_000) }] })));
 });
-afterAll(() => s?.stop());
 
 const page = (first: number) => `{ run(id: "${runId}") { trajectories(first: ${first}) { edges { node { messages { role content } } } } } }`;
 

@@ -3,13 +3,13 @@
 // or SSE connection that stops reading is cut off once its unsent output passes MAX_SOCKET_BUFFER_BYTES
 // or stops draining, and everyone else keeps being served.
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { TrajectoryInput } from './gql/graphql';
-import { createRun, recordTrajectories, trajectory } from './helpers/fixtures';
+import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { guardOutbound } from '../src/server/outbound-guard';
 import { gated, SendGate } from '../src/server/send-gate';
-import { startServer, type TestServer } from './helpers/server';
+import { useTestServer, type TestServer } from './helpers/server';
 import { waitFor, wsClient } from './helpers/subscriptions';
 import { viaSse } from './helpers/transports';
 
@@ -54,11 +54,7 @@ const listeners = (s: TestServer) => s.app.events.listenerCount('trajectoriesRec
 const bigBatch = (): TrajectoryInput[] => Array.from({ length: 10 }, () => trajectory(0, 0.5, { messages: [{ role: 'user', content: 'x'.repeat(50_000) }] }));
 
 describe('subscription caps', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ limits: { maxSubscriptionsPerConnection: 3, maxSubscriptionsPerKey: 5 } });
-  });
-  afterAll(() => s?.stop());
+  const s = useTestServer({ limits: { maxSubscriptionsPerConnection: 3, maxSubscriptionsPerKey: 5 } });
 
   it('refuses subscriptions over the per-connection and per-key caps with named errors, and frees a slot when one ends', async () => {
     const run = await createRun(s);
@@ -100,11 +96,7 @@ describe('subscription caps', () => {
 });
 
 describe('connections that stop reading', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ limits: { maxSocketBufferBytes: 256 * 1024, socketDrainTimeoutMs: 2000 } });
-  });
-  afterAll(() => s?.stop());
+  const s = useTestServer({ limits: { maxSocketBufferBytes: 256 * 1024, socketDrainTimeoutMs: 2000 } });
 
   it('cuts off a WebSocket that stops reading once its unsent output passes the bound, and keeps serving the others', async () => {
     const run = await createRun(s);
