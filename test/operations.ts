@@ -188,7 +188,7 @@ export const CreatePipelineRun = graphql(`
     createTrainingRun(input: $input) {
       __typename
       ... on CreateTrainingRunPayload { run { id databaseId uuid status mode config } }
-      ... on MissingSettingError { message setting }
+      ... on MissingSettingError { message setting settings }
       ... on ValidationError { message issues { field rule message } }
       ... on Error { message }
     }

@@ -52,7 +52,10 @@ builder.objectType(MissingSettingError, {
   name: 'MissingSettingError',
   description: 'The server lacks a setting this operation needs; nothing was changed.',
   interfaces: [ErrorInterface],
-  fields: (t) => ({ setting: t.exposeString('setting', { description: 'The environment variable to set, e.g. ART_BACKEND_URL.' }) }),
+  fields: (t) => ({
+    setting: t.exposeString('setting', { description: 'The first environment variable to set, e.g. ART_BACKEND_URL (the first of `settings`).' }),
+    settings: t.exposeStringList('settings', { description: 'Every environment variable to set, in the order ART_BACKEND_URL, OPENAI_BASE_URL, GENERATOR_MODEL, JUDGE_MODEL.' }),
+  }),
 });
 
 builder.objectType(ProviderError, {
