@@ -107,7 +107,11 @@ builder.queryField('trajectories', (t) =>
       type: TrajectoryRef,
       description: "A run's trajectories, oldest first unless ordered otherwise. Keyset-paginated: any page costs what the first costs.",
       args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }), filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
-      resolve: (_root, args, ctx) => resolveTrajectories(args.runId.id, args, ctx),
+      resolve: async (_root, args, ctx) => {
+        // An unknown run is NotFound, as everywhere else, not an empty connection.
+        const run = await ctx.services.runs.get(args.runId.id, ctx.loaders.runById);
+        return resolveTrajectories(run.id, args, ctx);
+      },
     },
     TrajectoryConnection,
   ),
