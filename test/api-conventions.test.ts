@@ -2,7 +2,7 @@
 // NotFound and BAD_USER_INPUT where other fields give them, cursors that say why they are refused,
 // validation messages in Atelier's own words, and nodes(ids:) for Relay clients.
 import { describe, expect, it } from 'vitest';
-import { CreatePipelineRun, GetNode, ListRuns, ListTrajectories } from './operations';
+import { CreatePipelineRun, GetNode, GetNodes, ListRuns, ListTrajectories } from './operations';
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { expectResult } from './helpers/results';
 import { useTestServer } from './helpers/server';
@@ -74,5 +74,99 @@ describe('lookups that name something that is not there', () => {
     // Garbage is still garbage.
     const forged = await bare.request(ListTrajectories, { runId: run.id, after: 'eyJ4IjoxfQ' });
     expect(forged.errors?.[0].message).toMatch(/is not one Atelier issued/);
+  });
+});
+
+describe('validation messages', () => {
+  // zod's own phrasing, which no message may show: "Too big: expected string to have <=200 characters", "Invalid input", …
+  const ZOD_DEFAULT = /^(Too (big|small)|Invalid|Expected|Unrecognized)|expected (string|number|array) to/;
+
+  async function issuesOf(query: string, variables: Record<string, unknown>) {
+    const res = await bare.request<Record<string, { __typename?: string; issues?: Array<{ field: string; rule: string; message: string }> }>, Record<string, unknown>>(query, variables);
+    if (res.errors?.length) return (res.errors[0].extensions as { issues: Array<{ field: string; rule: string; message: string }> }).issues;
+    const payload = Object.values(res.data ?? {})[0];
+    expect(payload?.__typename, JSON.stringify(res)).toBe('ValidationError');
+    return payload!.issues!;
+  }
+
+  const create = `mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename ... on ValidationError { issues { field rule message } } } }`;
+  const tracked = { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't' };
+
+  it('speak in Atelier words across inputs, arguments and filters', async () => {
+    const run = await createRun(bare);
+    const long = (n: number) => 'x'.repeat(n);
+    const cases: Array<[string, string, Record<string, unknown>, string, string]> = [
+      ['createTrainingRun numExamples 0', create, { input: { ...tracked, numExamples: 0 } }, 'input.numExamples', 'must be at least 1'],
+      ['createTrainingRun rolloutsPerGroup 129', create, { input: { ...tracked, rolloutsPerGroup: 129 } }, 'input.rolloutsPerGroup', 'must be at most 128'],
+      ['createTrainingRun uuid', create, { input: { ...tracked, uuid: 'not-a-uuid' } }, 'input.uuid', 'must be a UUID'],
+      ['createTrainingRun projectName 201', create, { input: { ...tracked, projectName: long(201) } }, 'input.projectName', 'must be at most 200 characters'],
+      ['pipeline.temperature 3', create, { input: { ...tracked, mode: 'PIPELINE', pipeline: { temperature: 3 } } }, 'input.pipeline.temperature', 'must be at most 2'],
+      ['pipeline.backend', create, { input: { ...tracked, mode: 'PIPELINE', pipeline: { backend: 'no spaces!' } } }, 'input.pipeline.backend', 'must be 1–64 letters, digits, _ or -'],
+      ['runs filter projectName 201', `query($p: String) { runs(filter: { projectName: $p }) { totalCount } }`, { p: long(201) }, 'filter.projectName', 'must be at most 200 characters'],
+      ['runs filter status list', `query($s: [TrainingStatus!]) { runs(filter: { status: $s }) { totalCount } }`, { s: Array(9).fill('PENDING') }, 'filter.status', 'must have at most 8 items'],
+      ['metricHistory maxPoints 0', `query($id: ID!) { run(id: $id) { metricHistory(maxPoints: 0) { step } } }`, { id: run.id }, 'maxPoints', 'must be at least 1'],
+      ['inputBatch step -1', `query($id: ID!) { run(id: $id) { inputBatch(step: -1) { step } } }`, { id: run.id }, 'step', 'must be at least 0'],
+      ['trajectory filter step -1', `query($id: ID!) { trajectories(runId: $id, filter: { step: -1 }) { totalCount } }`, { id: run.id }, 'filter.step', 'must be at least 0'],
+      [
+        'recordTrajectories taskInput.step -1',
+        `mutation($id: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $id, trajectories: $t) { __typename ... on ValidationError { issues { field rule message } } } }`,
+        { id: run.id, t: [{ ...trajectory(0, 1), taskInput: { step: -1, inputText: 'x' } }] },
+        'trajectories.0.taskInput.step',
+        'must be at least 0',
+      ],
+      [
+        'recordMetrics values list 101',
+        `mutation($id: ID!, $p: [MetricPointInput!]!) { recordMetrics(runId: $id, points: $p) { __typename ... on ValidationError { issues { field rule message } } } }`,
+        { id: run.id, p: [{ step: 0, epoch: 0, values: Array.from({ length: 101 }, (_, i) => ({ name: `v${i}`, value: 1 })) }] },
+        'points.0.values',
+        'must have at most 100 items',
+      ],
+      [
+        'testTrainedModel empty input',
+        `mutation($id: ID!) { testTrainedModel(runId: $id, inputText: "") { __typename ... on ValidationError { issues { field rule message } } } }`,
+        { id: run.id },
+        'inputText',
+        'must not be empty',
+      ],
+      [
+        'createApiKey name 101',
+        `mutation($n: String!) { createApiKey(name: $n, scope: READ) { __typename ... on ValidationError { issues { field rule message } } } }`,
+        { n: long(101) },
+        'name',
+        'must be at most 100 characters',
+      ],
+    ];
+    for (const [what, query, variables, field, message] of cases) {
+      const issues = await issuesOf(query, variables);
+      expect(issues, what).toContainEqual(expect.objectContaining({ field, message }));
+      for (const issue of issues) expect(issue.message, what).not.toMatch(ZOD_DEFAULT);
+    }
+  });
+});
+
+describe('nodes(ids:)', () => {
+  const gid = (text: string) => Buffer.from(text).toString('base64url');
+
+  it('returns each node in the order asked, null for ids that match nothing', async () => {
+    const run = await createRun(bare);
+    const [uuid] = (await recordTrajectories(bare, run.id, [trajectory(0, 0.5)])).uuids;
+    const trajectoryId = (await bare.gql(ListTrajectories, { runId: run.id })).trajectories.edges[0].node.id;
+    const res = await bare.gql(GetNodes, { ids: [trajectoryId, gid('TrainingRun:987654'), run.id, run.id] });
+    expect(res.nodes).toEqual([
+      { __typename: 'Trajectory', id: trajectoryId, uuid },
+      null,
+      { __typename: 'TrainingRun', id: run.id, uuid: run.uuid },
+      { __typename: 'TrainingRun', id: run.id, uuid: run.uuid },
+    ]);
+  });
+
+  it('refuses malformed ids, ids of unknown types and too many ids with BAD_USER_INPUT naming the position', async () => {
+    const run = await createRun(bare);
+    const malformed = await bare.request(GetNodes, { ids: [run.id, 'garbage'] });
+    expect(malformed.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', issues: [{ field: 'ids.1', rule: 'global_id' }] } });
+    const unknownType = await bare.request(GetNodes, { ids: [gid('Nonsense:3')] });
+    expect(unknownType.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', issues: [{ field: 'ids.0', rule: 'global_id' }] } });
+    const tooMany = await bare.request(GetNodes, { ids: Array(101).fill(run.id) });
+    expect(tooMany.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', issues: [{ field: 'ids', message: 'must have at most 100 items' }] } });
   });
 });

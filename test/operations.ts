@@ -80,6 +80,17 @@ export const GetNode = graphql(`
   }
 `);
 
+export const GetNodes = graphql(`
+  query GetNodes($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      __typename
+      id
+      ... on TrainingRun { uuid }
+      ... on Trajectory { uuid }
+    }
+  }
+`);
+
 export const ListRuns = graphql(`
   query ListRuns($filter: TrainingRunFilter, $orderBy: TrainingRunOrder, $first: Int, $after: String, $last: Int, $before: String) {
     runs(filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {

@@ -7,7 +7,11 @@ import ZodPlugin from '@pothos/plugin-zod';
 import type { Context } from '../context';
 import { decodeGlobalId, encodeGlobalId } from './global-id';
 import GlobalIdArgsPlugin from './global-id-args';
+import { MAX_PAGE_SIZE } from './pagination';
 import { validationErrorFromZod } from './zod-errors';
+
+/** nodes(ids:) takes as many ids as a page holds. */
+const MAX_NODES = MAX_PAGE_SIZE;
 
 export interface JsonObject {
   [key: string]: unknown;
@@ -33,7 +37,10 @@ export const builder = new SchemaBuilder<{
     cursorType: 'String',
     encodeGlobalID: encodeGlobalId,
     decodeGlobalID: decodeGlobalId,
-    nodesQueryOptions: false,
+    nodesQueryOptions: {
+      description: `Fetches objects by their global ids (at most ${MAX_NODES}), in the order asked: null for an id that matches nothing. A malformed id, or one of a type Atelier does not have, is BAD_USER_INPUT.`,
+      args: { ids: { validate: { maxLength: MAX_NODES } } },
+    },
     nodeQueryOptions: { description: 'Fetches any object by its global id: a TrainingRun or a Trajectory.' },
   },
 });

@@ -162,7 +162,7 @@ builder.mutationField('recordTrajectories', (t) =>
     errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
     args: {
       runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
-      trajectories: t.arg({ type: [TrajectoryInput], required: true, validate: { maxLength: [MAX_TRAJECTORIES_PER_CALL, { message: `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call` }] } }),
+      trajectories: t.arg({ type: [TrajectoryInput], required: true, validate: { maxLength: [MAX_TRAJECTORIES_PER_CALL, { message: `must hold at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call` }] } }),
     },
     resolve: (_root, args, ctx) =>
       ctx.services.trajectories.record(
