@@ -7,6 +7,7 @@ import ZodPlugin from '@pothos/plugin-zod';
 import type { Context } from '../context';
 import { decodeGlobalId, encodeGlobalId } from './global-id';
 import GlobalIdArgsPlugin from './global-id-args';
+import NoNulArgsPlugin from './no-nul-args';
 import { MAX_PAGE_SIZE } from './pagination';
 import { validationErrorFromZod } from './zod-errors';
 
@@ -28,7 +29,8 @@ export const builder = new SchemaBuilder<{
   /** Every connection counts its matches, lazily: toConnection (pagination.ts) gives each one. */
   Connection: { totalCount: () => Promise<number> };
 }>({
-  plugins: [ErrorsPlugin, ZodPlugin, GlobalIdArgsPlugin, RelayPlugin],
+  // Pothos hands each field to the plugins last to first: the NUL check, prepended last, reads arguments first.
+  plugins: [ErrorsPlugin, ZodPlugin, NoNulArgsPlugin, GlobalIdArgsPlugin, RelayPlugin],
   defaultFieldNullability: false,
   errors: { defaultTypes: [], unsafelyHandleInputErrors: true },
   zod: { validationError: (zodError) => validationErrorFromZod(zodError) },
