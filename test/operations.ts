@@ -45,6 +45,7 @@ export const TransitionRun = graphql(`
       ... on IllegalTransitionError { message from to }
       ... on ValidationError { message issues { field rule message } }
       ... on NotFoundError { message }
+      ... on RunModeError { message mode }
     }
   }
 `);
@@ -107,6 +108,7 @@ export const RecordTrajectories = graphql(`
       __typename
       ... on RecordTrajectoriesPayload { recorded duplicates duplicateUuids uuids }
       ... on ValidationError { message issues { field rule message } }
+      ... on RunModeError { mode }
       ... on Error { message }
     }
   }
@@ -137,6 +139,7 @@ export const RecordMetrics = graphql(`
       __typename
       ... on RecordMetricsPayload { points { step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss values { name value } } }
       ... on ValidationError { message issues { field rule message } }
+      ... on RunModeError { mode }
       ... on Error { message }
     }
   }

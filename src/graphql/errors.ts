@@ -1,7 +1,8 @@
 // The typed errors clients handle, every one of them: each implements `interface Error { message }`.
 import { MissingSettingError } from '../domain/pipeline-settings';
-import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError, type ValidationIssue } from '../errors';
+import { ConflictError, IllegalTransitionError, NotFoundError, RunModeError, ValidationError, type ValidationIssue } from '../errors';
 import { ProviderError } from '../providers/http';
+import { RunModeEnum } from '../runs/pipeline-settings.graphql';
 import { builder } from './builder';
 
 export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
@@ -62,4 +63,12 @@ builder.objectType(ProviderError, {
   name: 'ProviderError',
   description: 'The ART backend or a model provider failed (after retries); nothing was stored.',
   interfaces: [ErrorInterface],
+});
+
+builder.objectType(RunModeError, {
+  name: 'RunModeError',
+  description:
+    "The run is of the wrong mode for this operation: recordTrajectories, recordMetrics and transitionRun write only into TRACKED runs (a PIPELINE run's records are Atelier's own; cancelTrainingRun still stops it). Nothing was changed.",
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ mode: t.field({ type: RunModeEnum, description: "The run's mode.", resolve: (e) => e.mode }) }),
 });

@@ -2,13 +2,14 @@
 import { z } from 'zod';
 import type { Context } from '../context';
 import type { TrajectoriesRecordedEvent } from '../events/topics';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { OrderDirectionEnum } from '../graphql/inputs';
 import { jsonObject } from '../graphql/json-rules';
 import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
 import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
+import { TRACKING_API } from '../runs/write-guard';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
 import type { Trajectory, TrajectoryMessage } from './trajectory.model';
@@ -158,8 +159,8 @@ const RecordTrajectoriesPayload = builder
 builder.mutationField('recordTrajectories', (t) =>
   t.field({
     type: RecordTrajectoriesPayload,
-    description: `Stores up to ${MAX_TRAJECTORIES_PER_CALL} trajectories of a run: all or nothing, idempotent by uuid.`,
-    errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
+    description: `Stores up to ${MAX_TRAJECTORIES_PER_CALL} trajectories of a TRACKED run: all or nothing, idempotent by uuid. A PIPELINE run's trajectories are Atelier's own (RunModeError).`,
+    errors: { types: [ValidationError, NotFoundError, ConflictError, RunModeError], directResult: true },
     args: {
       runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
       trajectories: t.arg({ type: [TrajectoryInput], required: true, validate: { maxLength: [MAX_TRAJECTORIES_PER_CALL, { message: `must hold at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call` }] } }),
@@ -174,6 +175,7 @@ builder.mutationField('recordTrajectories', (t) =>
           reward: tr.reward,
           metadata: tr.metadata as Record<string, unknown> | null,
         })),
+        { guard: TRACKING_API },
       ),
   }),
 );
