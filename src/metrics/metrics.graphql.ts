@@ -127,7 +127,7 @@ const MetricsRecordedRef = builder.objectRef<MetricsRecordedEvent>('MetricsRecor
 builder.subscriptionField('metricsRecorded', (t) =>
   t.field({
     type: MetricsRecordedRef,
-    description: 'Each new history point of the run, with the updated metrics snapshot.',
+    description: "Each new history point of the run, with the updated metrics snapshot. Completes after the run's final transition, once every point stored before it was pushed (at once for a run already final).",
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'metricsRecorded'),
     resolve: freshEvent,

@@ -1,13 +1,13 @@
 // Subscriptions to a run's lifecycle: every status transition (resumable with afterEventId) and
 // pipeline progress. Events carry ids; the run itself is loaded fresh for each event.
 import { z } from 'zod';
-import { freshEvent, subscribeForRun } from './run-subscription';
+import { freshEvent, isFinalTransitionOf, subscribeForRun } from './run-subscription';
 import type { RunProgressEvent, RunStatusEvent } from '../events/topics';
 import { ReplayThenLive } from '../events/replay';
 import { builder } from '../graphql/builder';
 import { parseDate } from '../db/timestamps';
 import { TrainingRunNode, TrainingRunRef, TrainingStatusEnum } from './runs.graphql';
-import type { TrainingStatus } from '../domain/status-machine';
+import { isFinal, type TrainingStatus } from '../domain/status-machine';
 
 const REPLAY_PAGE = 500;
 
@@ -44,7 +44,7 @@ builder.subscriptionFields((t) => ({
   runStatusChanged: t.field({
     type: RunStatusEventRef,
     description:
-      'Every status transition, of one run, of a project, or of all runs. With afterEventId, the stored transitions after it are replayed first, then live ones follow: nothing missed, nothing twice.',
+      "Every status transition, of one run, of a project, or of all runs. With afterEventId, the stored transitions after it are replayed first, then live ones follow: nothing missed, nothing twice. With runId, the subscription completes right after the run's final transition (COMPLETED, FAILED or CANCELLED), and at once, after any replay, for a run already final.",
     args: {
       runId: t.arg.globalID({ for: TrainingRunNode }),
       projectName: t.arg.string({ validate: { maxLength: 200 } }),
@@ -52,11 +52,21 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: async (_root, args, ctx) => {
       const runId = args.runId?.id ?? null;
-      if (runId !== null) await ctx.services.runs.get(runId, ctx.loaders.runById);
       const projectName = args.projectName ?? null;
+      // Listen before reading the run; one run's stream completes after its final transition.
       const live = ctx.services.events.subscribe('runStatus', {
         filter: (e) => (runId === null || e.runId === runId) && (projectName === null || e.projectName === projectName),
+        endOnStatus: runId === null ? undefined : isFinalTransitionOf(runId),
       });
+      if (runId !== null) {
+        try {
+          // Already final: what is queued is delivered (and stored transitions replayed), then it completes.
+          if (isFinal((await ctx.services.runs.get(runId, ctx.loaders.runById)).status)) live.end();
+        } catch (err) {
+          await live.return();
+          throw err;
+        }
+      }
       if (args.afterEventId == null) return live;
       return new ReplayThenLive(live, (after) => ctx.services.runs.statusEventsAfter(after, { runId, projectName }, REPLAY_PAGE), Number(args.afterEventId));
     },
@@ -64,7 +74,7 @@ builder.subscriptionFields((t) => ({
   }),
   runProgress: t.field({
     type: RunProgressRef,
-    description: "A pipeline run's progress: the current step of the total, and the rollouts, judge calls and gradient steps done in it.",
+    description: "A pipeline run's progress: the current step of the total, and the rollouts, judge calls and gradient steps done in it. Completes after the run's final transition (at once for a run already final).",
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'runProgress'),
     resolve: freshEvent,

@@ -198,7 +198,7 @@ const TrajectoriesRecordedRef = builder.objectRef<TrajectoriesRecordedEvent>('Tr
 builder.subscriptionField('trajectoriesRecorded', (t) =>
   t.field({
     type: TrajectoriesRecordedRef,
-    description: 'Each batch of trajectories stored for the run.',
+    description: "Each batch of trajectories stored for the run. Completes after the run's final transition, once every batch stored before it was pushed (at once for a run already final).",
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'trajectoriesRecorded'),
     resolve: freshEvent,
