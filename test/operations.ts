@@ -182,6 +182,12 @@ export const OnTrajectories = graphql(`
   }
 `);
 
+export const OnTrajectoriesScored = graphql(`
+  subscription OnTrajectoriesScored($runId: ID!) {
+    trajectoriesScored(runId: $runId) { count step trajectories { uuid reward judgeExplanation independentReward taskInput { step } } }
+  }
+`);
+
 export const OnTrajectoryCounts = graphql(`
   subscription OnTrajectoryCounts($runId: ID!) {
     trajectoriesRecorded(runId: $runId) { count step }

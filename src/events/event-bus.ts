@@ -93,7 +93,8 @@ export interface EventBusOptions {
   statusLog?: StatusLog;
 }
 
-const TOPICS: TopicName[] = ['runStatus', 'metricsRecorded', 'trajectoriesRecorded', 'runProgress'];
+/** Every topic crosses Redis; all but runStatus (recovered from storage) are unrecoverable after a lost connection. */
+const TOPICS: TopicName[] = ['runStatus', 'metricsRecorded', 'trajectoriesRecorded', 'trajectoriesScored', 'runProgress'];
 
 export async function createEventBus(options: EventBusOptions): Promise<EventBus> {
   const hub = new LocalHub(options.logger);

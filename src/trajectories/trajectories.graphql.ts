@@ -1,7 +1,7 @@
 // GraphQL types and fields for trajectories: the node, the per-run connection, and recording.
 import { z } from 'zod';
 import type { Context } from '../context';
-import type { TrajectoriesRecordedEvent } from '../events/topics';
+import type { TrajectoriesRecordedEvent, TrajectoriesScoredEvent } from '../events/topics';
 import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { OrderDirectionEnum } from '../graphql/inputs';
@@ -201,6 +201,29 @@ builder.subscriptionField('trajectoriesRecorded', (t) =>
     description: "Each batch of trajectories stored for the run. Completes after the run's final transition, once every batch stored before it was pushed (at once for a run already final).",
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'trajectoriesRecorded'),
+    resolve: freshEvent,
+  }),
+);
+
+const TrajectoriesScoredRef = builder.objectRef<TrajectoriesScoredEvent>('TrajectoriesScoredEvent').implement({
+  description: "Trajectories of a run just given rewards by RULER (one group at a time), after the scores were stored.",
+  fields: (t) => ({
+    count: t.int({ description: 'How many were scored.', resolve: (e) => e.trajectoryIds.length }),
+    step: t.exposeInt('step', { nullable: true, description: 'The step they belong to; null when they span several.' }),
+    trajectories: t.field({
+      type: [TrajectoryRef],
+      description: 'The scored trajectories, with their reward and judgeExplanation (loaded only when selected).',
+      resolve: (e, _a, ctx) => ctx.services.trajectories.getMany(e.trajectoryIds),
+    }),
+  }),
+});
+
+builder.subscriptionField('trajectoriesScored', (t) =>
+  t.field({
+    type: TrajectoriesScoredRef,
+    description: "Each group of the run's trajectories RULER scored: their rewards and the judge's explanations. Completes after the run's final transition, once every group scored before it was pushed (at once for a run already final).",
+    args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
+    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'trajectoriesScored'),
     resolve: freshEvent,
   }),
 );

@@ -30,6 +30,7 @@ type Documents = {
     "\n  subscription OnRunStatus($runId: ID, $projectName: String, $afterEventId: String) {\n    runStatusChanged(runId: $runId, projectName: $projectName, afterEventId: $afterEventId) {\n      eventId from to at reason\n      run { id status projectName startedAt completedAt error }\n    }\n  }\n": typeof types.OnRunStatusDocument,
     "\n  subscription OnMetrics($runId: ID!) {\n    metricsRecorded(runId: $runId) {\n      points { step trainingLoss avgReward totalTrajectories }\n      metrics { step avgReward totalTrajectories trainingLoss }\n    }\n  }\n": typeof types.OnMetricsDocument,
     "\n  subscription OnTrajectories($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }\n  }\n": typeof types.OnTrajectoriesDocument,
+    "\n  subscription OnTrajectoriesScored($runId: ID!) {\n    trajectoriesScored(runId: $runId) { count step trajectories { uuid reward judgeExplanation independentReward taskInput { step } } }\n  }\n": typeof types.OnTrajectoriesScoredDocument,
     "\n  subscription OnTrajectoryCounts($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step }\n  }\n": typeof types.OnTrajectoryCountsDocument,
     "\n  subscription OnProgress($runId: ID!) {\n    runProgress(runId: $runId) {\n      step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal at\n      run { id status }\n    }\n  }\n": typeof types.OnProgressDocument,
     "\n  mutation CreatePipelineRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { id databaseId uuid status mode config } }\n      ... on MissingSettingError { message setting settings }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.CreatePipelineRunDocument,
@@ -61,6 +62,7 @@ const documents: Documents = {
     "\n  subscription OnRunStatus($runId: ID, $projectName: String, $afterEventId: String) {\n    runStatusChanged(runId: $runId, projectName: $projectName, afterEventId: $afterEventId) {\n      eventId from to at reason\n      run { id status projectName startedAt completedAt error }\n    }\n  }\n": types.OnRunStatusDocument,
     "\n  subscription OnMetrics($runId: ID!) {\n    metricsRecorded(runId: $runId) {\n      points { step trainingLoss avgReward totalTrajectories }\n      metrics { step avgReward totalTrajectories trainingLoss }\n    }\n  }\n": types.OnMetricsDocument,
     "\n  subscription OnTrajectories($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }\n  }\n": types.OnTrajectoriesDocument,
+    "\n  subscription OnTrajectoriesScored($runId: ID!) {\n    trajectoriesScored(runId: $runId) { count step trajectories { uuid reward judgeExplanation independentReward taskInput { step } } }\n  }\n": types.OnTrajectoriesScoredDocument,
     "\n  subscription OnTrajectoryCounts($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step }\n  }\n": types.OnTrajectoryCountsDocument,
     "\n  subscription OnProgress($runId: ID!) {\n    runProgress(runId: $runId) {\n      step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal at\n      run { id status }\n    }\n  }\n": types.OnProgressDocument,
     "\n  mutation CreatePipelineRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { id databaseId uuid status mode config } }\n      ... on MissingSettingError { message setting settings }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.CreatePipelineRunDocument,
@@ -154,6 +156,10 @@ export function graphql(source: "\n  subscription OnMetrics($runId: ID!) {\n    
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription OnTrajectories($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }\n  }\n"): (typeof documents)["\n  subscription OnTrajectories($runId: ID!) {\n    trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription OnTrajectoriesScored($runId: ID!) {\n    trajectoriesScored(runId: $runId) { count step trajectories { uuid reward judgeExplanation independentReward taskInput { step } } }\n  }\n"): (typeof documents)["\n  subscription OnTrajectoriesScored($runId: ID!) {\n    trajectoriesScored(runId: $runId) { count step trajectories { uuid reward judgeExplanation independentReward taskInput { step } } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
