@@ -161,7 +161,7 @@ export const MetricHistory = graphql(`
 export const OnRunStatus = graphql(`
   subscription OnRunStatus($runId: ID, $projectName: String, $afterEventId: String) {
     runStatusChanged(runId: $runId, projectName: $projectName, afterEventId: $afterEventId) {
-      eventId from to at reason
+      eventId from to at reason statusAtEvent
       run { id status projectName startedAt completedAt error }
     }
   }

@@ -131,3 +131,28 @@ describe('per-run subscriptions of a PIPELINE run', () => {
     await ws.dispose();
   }, 90_000);
 });
+
+describe('what a status event says', () => {
+  it('a replayed event says the status as of the event; its run is the run as stored now', async () => {
+    const run = await createRun(s);
+    await advanceTo(s, run.id, 'TRAINING');
+    await transition(s, run.id, 'COLLECTING'); // the next step
+    const ws = wsClient(s.url);
+    const events = subscribe(ws, OnRunStatus, { runId: run.id, afterEventId: '0' });
+    const replayed = (await take(events, 6)).map((e) => e.runStatusChanged);
+    expect(replayed.map((e) => [e.to, e.statusAtEvent, e.run.status])).toEqual([
+      ['PENDING', 'PENDING', 'COLLECTING'],
+      ['GENERATING', 'GENERATING', 'COLLECTING'],
+      ['COLLECTING', 'COLLECTING', 'COLLECTING'],
+      ['SCORING', 'SCORING', 'COLLECTING'],
+      ['TRAINING', 'TRAINING', 'COLLECTING'],
+      ['COLLECTING', 'COLLECTING', 'COLLECTING'],
+    ]);
+    // Live, the status at the event is the status now.
+    await transition(s, run.id, 'FAILED', 'out of memory');
+    const [live] = (await take(events, 1)).map((e) => e.runStatusChanged);
+    expect(live).toMatchObject({ to: 'FAILED', statusAtEvent: 'FAILED', run: { status: 'FAILED', error: 'out of memory' } });
+    expect(await drain(events, 5000)).toEqual([]);
+    await ws.dispose();
+  });
+});

@@ -12,10 +12,21 @@ import { isFinal, type TrainingStatus } from '../domain/status-machine';
 const REPLAY_PAGE = 500;
 
 const RunStatusEventRef = builder.objectRef<RunStatusEvent>('RunStatusEvent').implement({
-  description: "One transition of a run's status, pushed after it is stored.",
+  description:
+    "One transition of a run's status, pushed after it is stored (or replayed from storage after afterEventId). The event itself is history: `from`, `to`, `at`, `reason` and `statusAtEvent` say what happened then. `run` is the run as stored now, whatever the event's age.",
   fields: (t) => ({
     eventId: t.string({ description: 'Increases with every transition of a run; pass the last one you saw as afterEventId to resume.', resolve: (e) => String(e.eventId) }),
-    run: t.field({ type: TrainingRunRef, description: 'The run as stored now.', resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById) }),
+    statusAtEvent: t.field({
+      type: TrainingStatusEnum,
+      description: "The run's status as of this event (its `to`). On a replayed event it may differ from `run.status`, which is the status now.",
+      resolve: (e) => e.to as TrainingStatus,
+    }),
+    run: t.field({
+      type: TrainingRunRef,
+      description:
+        "The run as stored now, not as of the event: on a replayed (or late-read) event its status and other fields may be newer than the event. It is the same object a query returns, so clients that cache runs by id (Apollo, Relay, urql) never have current fields overwritten by old ones; read the status as of the event from `statusAtEvent`.",
+      resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById),
+    }),
     from: t.field({ type: TrainingStatusEnum, nullable: true, resolve: (e) => e.from as TrainingStatus | null }),
     to: t.field({ type: TrainingStatusEnum, resolve: (e) => e.to as TrainingStatus }),
     at: t.field({ type: 'DateTime', resolve: (e) => parseDate(e.at) }),
