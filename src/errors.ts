@@ -55,6 +55,27 @@ export class ConflictError extends AtelierError {
   }
 }
 
+/**
+ * The tracking API (recordTrajectories, recordMetrics, transitionRun) writes only into TRACKED runs: a
+ * PIPELINE run's trajectories, metrics and status are Atelier's own, and a foreign write would corrupt
+ * them. Not a ConflictError: nothing stored disagrees and no retry or change of input helps; the client
+ * is writing into the wrong kind of run, and `mode` says which kind it is.
+ */
+export class RunModeError extends AtelierError {
+  readonly code = 'RUN_MODE';
+  constructor(
+    readonly runUuid: string,
+    readonly mode: 'pipeline' | 'tracked',
+  ) {
+    super(
+      mode === 'pipeline'
+        ? `run ${runUuid} is a PIPELINE run: Atelier records its trajectories, metrics and status itself, so recordTrajectories, recordMetrics and transitionRun write only into TRACKED runs (cancelTrainingRun still stops it)`
+        : `run ${runUuid} is a TRACKED run: only PIPELINE runs take this operation`,
+    );
+    this.name = 'RunModeError';
+  }
+}
+
 /** Internal: a pipeline write found its run no longer in the status it required (cancelled or failed meanwhile). */
 export class RunNoLongerActiveError extends Error {
   constructor(reason: string) {

@@ -45,6 +45,7 @@ export const TransitionRun = graphql(`
       ... on IllegalTransitionError { message from to }
       ... on ValidationError { message issues { field rule message } }
       ... on NotFoundError { message }
+      ... on RunModeError { message mode }
     }
   }
 `);
@@ -80,6 +81,17 @@ export const GetNode = graphql(`
   }
 `);
 
+export const GetNodes = graphql(`
+  query GetNodes($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      __typename
+      id
+      ... on TrainingRun { uuid }
+      ... on Trajectory { uuid }
+    }
+  }
+`);
+
 export const ListRuns = graphql(`
   query ListRuns($filter: TrainingRunFilter, $orderBy: TrainingRunOrder, $first: Int, $after: String, $last: Int, $before: String) {
     runs(filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {
@@ -96,6 +108,7 @@ export const RecordTrajectories = graphql(`
       __typename
       ... on RecordTrajectoriesPayload { recorded duplicates duplicateUuids uuids }
       ... on ValidationError { message issues { field rule message } }
+      ... on RunModeError { mode }
       ... on Error { message }
     }
   }
@@ -126,6 +139,7 @@ export const RecordMetrics = graphql(`
       __typename
       ... on RecordMetricsPayload { points { step epoch totalTrajectories avgReward minReward maxReward rewardStd trainingLoss values { name value } } }
       ... on ValidationError { message issues { field rule message } }
+      ... on RunModeError { mode }
       ... on Error { message }
     }
   }
@@ -147,7 +161,7 @@ export const MetricHistory = graphql(`
 export const OnRunStatus = graphql(`
   subscription OnRunStatus($runId: ID, $projectName: String, $afterEventId: String) {
     runStatusChanged(runId: $runId, projectName: $projectName, afterEventId: $afterEventId) {
-      eventId from to at reason
+      eventId from to at reason statusAtEvent
       run { id status projectName startedAt completedAt error }
     }
   }
@@ -165,6 +179,12 @@ export const OnMetrics = graphql(`
 export const OnTrajectories = graphql(`
   subscription OnTrajectories($runId: ID!) {
     trajectoriesRecorded(runId: $runId) { count step trajectories { uuid reward messages { role content } } }
+  }
+`);
+
+export const OnTrajectoriesScored = graphql(`
+  subscription OnTrajectoriesScored($runId: ID!) {
+    trajectoriesScored(runId: $runId) { count step trajectories { uuid reward judgeExplanation independentReward taskInput { step } } }
   }
 `);
 
@@ -188,7 +208,7 @@ export const CreatePipelineRun = graphql(`
     createTrainingRun(input: $input) {
       __typename
       ... on CreateTrainingRunPayload { run { id databaseId uuid status mode config } }
-      ... on MissingSettingError { message setting }
+      ... on MissingSettingError { message setting settings }
       ... on ValidationError { message issues { field rule message } }
       ... on Error { message }
     }

@@ -157,7 +157,7 @@ describe('keyset pagination', () => {
     const first = await s.gql(ListTrajectories, { runId, first: 5, orderBy: { field: 'REWARD', direction: 'DESC' } });
     const cursor = first.trajectories.pageInfo.endCursor!;
     const stale = await s.request(ListTrajectories, { runId, first: 5, after: cursor, orderBy: { field: 'REWARD', direction: 'ASC' } });
-    expect(stale.errors?.[0].message).toMatch(/after: this cursor belongs to a different ordering or filter/);
+    expect(stale.errors?.[0].message).toMatch(/after: this cursor belongs to a different ordering/);
     const forged = await s.request(ListTrajectories, { runId, first: 5, after: 'bm90IGEgY3Vyc29y' });
     expect(forged.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
     expect(forged.errors?.[0].message).toMatch(/cursor/);

@@ -29,10 +29,23 @@ export const PIPELINE_DEFAULTS: PipelineSettings = {
 
 export class MissingSettingError extends AtelierError {
   readonly code = 'MISSING_SETTING';
-  constructor(readonly setting: string) {
-    super(`pipeline runs need the server setting ${setting}; set it in the environment and restart Atelier (or create a TRACKED run)`);
+  /** The first missing setting, kept for clients that read one name. */
+  readonly setting: string;
+  /** Every setting missing, so one answer says everything to set. */
+  constructor(readonly settings: string[]) {
+    super(missingMessage(settings));
+    this.setting = settings[0];
     this.name = 'MissingSettingError';
   }
+}
+
+const RUN_OWN: Record<string, string> = { GENERATOR_MODEL: 'generatorModel', JUDGE_MODEL: 'judgeModel' };
+
+function missingMessage(settings: string[]): string {
+  const list = settings.length === 1 ? settings[0] : `${settings.slice(0, -1).join(', ')} and ${settings[settings.length - 1]}`;
+  const own = settings.filter((s) => s in RUN_OWN).map((s) => `pipeline.${RUN_OWN[s]}`);
+  const hint = own.length ? `; a run may name its own model instead (${own.join(', ')})` : '';
+  return `pipeline runs need the server setting${settings.length === 1 ? '' : 's'} ${list}: set ${settings.length === 1 ? 'it' : 'them'} in the environment and restart Atelier, or create a TRACKED run${hint}`;
 }
 
 /** The run's settings, with defaults for what it did not set. */
@@ -41,12 +54,15 @@ export function pipelineSettingsOf(config: Record<string, unknown>): PipelineSet
   return { ...PIPELINE_DEFAULTS, ...Object.fromEntries(Object.entries(stored).filter(([, v]) => v !== null && v !== undefined)) } as PipelineSettings;
 }
 
-/** Throws MissingSettingError naming the first server setting a run with these settings would need. */
+/** Throws MissingSettingError naming every server setting a run with these settings would need and lacks. */
 export function checkServerSettings(server: PipelineConfig, run: Partial<PipelineSettings>): void {
-  if (server.artBackends.length === 0) throw new MissingSettingError('ART_BACKEND_URL');
-  if (!server.openaiBaseUrl) throw new MissingSettingError('OPENAI_BASE_URL');
-  if (!run.generatorModel && !server.generatorModel) throw new MissingSettingError('GENERATOR_MODEL');
-  if (!run.judgeModel && !server.judgeModel) throw new MissingSettingError('JUDGE_MODEL');
+  const missing = [
+    server.artBackends.length === 0 && 'ART_BACKEND_URL',
+    !server.openaiBaseUrl && 'OPENAI_BASE_URL',
+    !run.generatorModel && !server.generatorModel && 'GENERATOR_MODEL',
+    !run.judgeModel && !server.judgeModel && 'JUDGE_MODEL',
+  ].filter((s): s is string => typeof s === 'string');
+  if (missing.length > 0) throw new MissingSettingError(missing);
 }
 
 /** The backend a run trains on: its own choice, else the first configured. */

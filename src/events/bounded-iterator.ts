@@ -59,6 +59,21 @@ export class BoundedIterator<T> implements AsyncIterableIterator<T> {
     this.failure = error;
   }
 
+  /**
+   * Ends the subscription gracefully: nothing more is taken in, what is already queued is still
+   * delivered, then the client sees the end (a completed subscription, not an error).
+   */
+  end(): void {
+    if (this.finished || this.failure) return;
+    this.finished = true;
+    this.release();
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w.resolve({ value: undefined, done: true });
+    }
+  }
+
   next(): Promise<IteratorResult<T>> {
     if (this.queue.length) return Promise.resolve({ value: this.queue.shift()!, done: false });
     if (this.failure) {

@@ -20,6 +20,13 @@ export class EventsInterruptedError extends GraphQLError {
 export interface SubscribeOptions<T> {
   /** Only events that pass are buffered for this subscriber. */
   filter?: (event: T) => boolean;
+  /**
+   * Ends the subscription when a status event passes (a run's final transition): the events queued
+   * before it are still delivered, then the subscription completes. Events published before the
+   * status event are queued before it (one publisher's events arrive in order; with Redis, status
+   * events pass through recovery, which only delays them), so nothing published first is lost.
+   */
+  endOnStatus?: (event: RunStatusEvent) => boolean;
 }
 
 export interface EventBus {
@@ -37,18 +44,28 @@ type Listener = (payload: unknown) => void;
 /** Fans events out to this process's subscribers. */
 class LocalHub {
   private readonly listeners = new Map<TopicName, Set<Listener>>();
+  /** Called after the listeners, and not counted as subscribers: what ends a subscription. */
+  private readonly watchers = new Map<TopicName, Set<Listener>>();
 
   constructor(private readonly logger: Logger) {}
 
   on(topic: TopicName, fn: Listener): () => void {
-    let set = this.listeners.get(topic);
-    if (!set) this.listeners.set(topic, (set = new Set()));
+    return this.add(this.listeners, topic, fn);
+  }
+
+  watch(topic: TopicName, fn: Listener): () => void {
+    return this.add(this.watchers, topic, fn);
+  }
+
+  private add(map: Map<TopicName, Set<Listener>>, topic: TopicName, fn: Listener): () => void {
+    let set = map.get(topic);
+    if (!set) map.set(topic, (set = new Set()));
     set.add(fn);
     return () => set.delete(fn);
   }
 
   emit(topic: TopicName, payload: unknown): void {
-    for (const fn of this.listeners.get(topic) ?? []) {
+    for (const fn of [...(this.listeners.get(topic) ?? []), ...(this.watchers.get(topic) ?? [])]) {
       try {
         fn(payload);
       } catch (err) {
@@ -76,7 +93,8 @@ export interface EventBusOptions {
   statusLog?: StatusLog;
 }
 
-const TOPICS: TopicName[] = ['runStatus', 'metricsRecorded', 'trajectoriesRecorded', 'runProgress'];
+/** Every topic crosses Redis; all but runStatus (recovered from storage) are unrecoverable after a lost connection. */
+const TOPICS: TopicName[] = ['runStatus', 'metricsRecorded', 'trajectoriesRecorded', 'trajectoriesScored', 'runProgress'];
 
 export async function createEventBus(options: EventBusOptions): Promise<EventBus> {
   const hub = new LocalHub(options.logger);
@@ -86,9 +104,12 @@ export async function createEventBus(options: EventBusOptions): Promise<EventBus
     const subscribers = open.get(topic) ?? new Set();
     open.set(topic, subscribers);
     const iterator: BoundedIterator<Topics[K]> = new BoundedIterator<Topics[K]>((push) => {
-      const off = hub.on(topic, (p) => (!opts.filter || opts.filter(p as Topics[K]) ? push(p as Topics[K]) : undefined));
+      const offs = [hub.on(topic, (p) => (!opts.filter || opts.filter(p as Topics[K]) ? push(p as Topics[K]) : undefined))];
+      // Watchers run after listeners: on the runStatus topic itself, the final event is queued before the end.
+      const endOn = opts.endOnStatus;
+      if (endOn) offs.push(hub.watch('runStatus', (p) => (endOn(p as RunStatusEvent) ? iterator.end() : undefined)));
       return () => {
-        off();
+        for (const off of offs) off();
         subscribers.delete(iterator);
       };
     }, options.bufferSize);

@@ -26,6 +26,14 @@ export interface TrajectoriesRecordedEvent {
   trajectoryIds: number[];
 }
 
+export interface TrajectoriesScoredEvent {
+  runId: number;
+  /** The step the scored trajectories belong to; null when they span several. */
+  step: number | null;
+  /** The trajectories just given rewards (RULER scores one group at a time). */
+  trajectoryIds: number[];
+}
+
 export interface RunProgressEvent {
   runId: number;
   step: number;
@@ -44,6 +52,7 @@ export interface Topics {
   runStatus: RunStatusEvent;
   metricsRecorded: MetricsRecordedEvent;
   trajectoriesRecorded: TrajectoriesRecordedEvent;
+  trajectoriesScored: TrajectoriesScoredEvent;
   runProgress: RunProgressEvent;
 }
 export type TopicName = keyof Topics;

@@ -7,7 +7,12 @@ import ZodPlugin from '@pothos/plugin-zod';
 import type { Context } from '../context';
 import { decodeGlobalId, encodeGlobalId } from './global-id';
 import GlobalIdArgsPlugin from './global-id-args';
+import NoNulArgsPlugin from './no-nul-args';
+import { MAX_PAGE_SIZE } from './pagination';
 import { validationErrorFromZod } from './zod-errors';
+
+/** nodes(ids:) takes as many ids as a page holds. */
+const MAX_NODES = MAX_PAGE_SIZE;
 
 export interface JsonObject {
   [key: string]: unknown;
@@ -24,7 +29,8 @@ export const builder = new SchemaBuilder<{
   /** Every connection counts its matches, lazily: toConnection (pagination.ts) gives each one. */
   Connection: { totalCount: () => Promise<number> };
 }>({
-  plugins: [ErrorsPlugin, ZodPlugin, GlobalIdArgsPlugin, RelayPlugin],
+  // Pothos hands each field to the plugins last to first: the NUL check, prepended last, reads arguments first.
+  plugins: [ErrorsPlugin, ZodPlugin, NoNulArgsPlugin, GlobalIdArgsPlugin, RelayPlugin],
   defaultFieldNullability: false,
   errors: { defaultTypes: [], unsafelyHandleInputErrors: true },
   zod: { validationError: (zodError) => validationErrorFromZod(zodError) },
@@ -33,7 +39,10 @@ export const builder = new SchemaBuilder<{
     cursorType: 'String',
     encodeGlobalID: encodeGlobalId,
     decodeGlobalID: decodeGlobalId,
-    nodesQueryOptions: false,
+    nodesQueryOptions: {
+      description: `Fetches objects by their global ids (at most ${MAX_NODES}), in the order asked: null for an id that matches nothing. A malformed id, or one of a type Atelier does not have, is BAD_USER_INPUT.`,
+      args: { ids: { validate: { maxLength: MAX_NODES } } },
+    },
     nodeQueryOptions: { description: 'Fetches any object by its global id: a TrainingRun or a Trajectory.' },
   },
 });

@@ -1,7 +1,8 @@
 // The typed errors clients handle, every one of them: each implements `interface Error { message }`.
 import { MissingSettingError } from '../domain/pipeline-settings';
-import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError, type ValidationIssue } from '../errors';
+import { ConflictError, IllegalTransitionError, NotFoundError, RunModeError, ValidationError, type ValidationIssue } from '../errors';
 import { ProviderError } from '../providers/http';
+import { RunModeEnum } from '../runs/pipeline-settings.graphql';
 import { builder } from './builder';
 
 export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
@@ -52,11 +53,22 @@ builder.objectType(MissingSettingError, {
   name: 'MissingSettingError',
   description: 'The server lacks a setting this operation needs; nothing was changed.',
   interfaces: [ErrorInterface],
-  fields: (t) => ({ setting: t.exposeString('setting', { description: 'The environment variable to set, e.g. ART_BACKEND_URL.' }) }),
+  fields: (t) => ({
+    setting: t.exposeString('setting', { description: 'The first environment variable to set, e.g. ART_BACKEND_URL (the first of `settings`).' }),
+    settings: t.exposeStringList('settings', { description: 'Every environment variable to set, in the order ART_BACKEND_URL, OPENAI_BASE_URL, GENERATOR_MODEL, JUDGE_MODEL.' }),
+  }),
 });
 
 builder.objectType(ProviderError, {
   name: 'ProviderError',
   description: 'The ART backend or a model provider failed (after retries); nothing was stored.',
   interfaces: [ErrorInterface],
+});
+
+builder.objectType(RunModeError, {
+  name: 'RunModeError',
+  description:
+    "The run is of the wrong mode for this operation: recordTrajectories, recordMetrics and transitionRun write only into TRACKED runs (a PIPELINE run's records are Atelier's own; cancelTrainingRun still stops it). Nothing was changed.",
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ mode: t.field({ type: RunModeEnum, description: "The run's mode.", resolve: (e) => e.mode }) }),
 });

@@ -49,9 +49,12 @@ export function decodeCursor(shape: CursorShape, cursor: string, field: string):
   if (!c || typeof c !== 'object' || typeof c.o !== 'string' || typeof c.q !== 'string' || !Number.isSafeInteger(c.i) || (c.i as number) < 1) {
     throw bad('is not one Atelier issued');
   }
+  // Ordering and filter first: a cursor of another ordering carries another kind of sort value, and
+  // must say where it belongs rather than look forged.
+  if (c.o !== shape.order) throw bad('belongs to a different ordering');
+  if (c.q !== fingerprint(shape)) throw bad('belongs to a different filter');
   const valueOk = c.v === null || (shape.valueKind === 'number' ? typeof c.v === 'number' && Number.isFinite(c.v) : typeof c.v === 'string' && c.v.length <= 64);
   if (!valueOk) throw bad('is not one Atelier issued');
-  if (c.o !== shape.order || c.q !== fingerprint(shape)) throw bad('belongs to a different ordering or filter');
   return { value: c.v as Position['value'], id: c.i as number };
 }
 

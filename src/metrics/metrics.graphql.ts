@@ -1,9 +1,10 @@
 // GraphQL types and fields for metric history: the per-step points, downsampled on request, and recording.
 import { z } from 'zod';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import type { MetricsRecordedEvent } from '../events/topics';
 import { TrainingMetricsRef } from '../runs/runs.graphql';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
+import { TRACKING_API } from '../runs/write-guard';
 import { builder } from '../graphql/builder';
 import { TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import type { HistoryBucket } from './metrics.service';
@@ -84,8 +85,8 @@ builder.mutationField('recordMetrics', (t) =>
     type: builder.objectRef<{ points: HistoryBucket[] }>('RecordMetricsPayload').implement({
       fields: (f) => ({ points: f.field({ type: [MetricPointRef], resolve: (p) => p.points }) }),
     }),
-    description: "Appends history points (one per step) and updates the run's metrics snapshot.",
-    errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
+    description: "Appends history points (one per step) to a TRACKED run and updates its metrics snapshot. A PIPELINE run's metrics are Atelier's own (RunModeError).",
+    errors: { types: [ValidationError, NotFoundError, ConflictError, RunModeError], directResult: true },
     args: {
       runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
       points: t.arg({ type: [MetricPointInput], required: true, validate: { maxLength: MAX_POINTS_PER_CALL } }),
@@ -99,7 +100,7 @@ builder.mutationField('recordMetrics', (t) =>
         }
         return { step: p.step, epoch: p.epoch, trainingLoss: p.trainingLoss, values };
       });
-      const saved = await ctx.services.metrics.record(args.runId.id, points);
+      const saved = await ctx.services.metrics.record(args.runId.id, points, TRACKING_API);
       return { points: toBuckets(saved, null) };
     },
   }),
@@ -126,7 +127,7 @@ const MetricsRecordedRef = builder.objectRef<MetricsRecordedEvent>('MetricsRecor
 builder.subscriptionField('metricsRecorded', (t) =>
   t.field({
     type: MetricsRecordedRef,
-    description: 'Each new history point of the run, with the updated metrics snapshot.',
+    description: "Each new history point of the run, with the updated metrics snapshot. Completes after the run's final transition, once every point stored before it was pushed (at once for a run already final).",
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'metricsRecorded'),
     resolve: freshEvent,

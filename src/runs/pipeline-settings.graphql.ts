@@ -17,7 +17,7 @@ export const PipelineSettingsInput = builder.inputType('PipelineSettingsInput', 
     generatorModel: t.string({ description: 'Writes the inputs and system prompt. Default: GENERATOR_MODEL.', validate: { schema: text(200) } }),
     temperature: t.float({ description: 'Rollout temperature. Default 0.7.', validate: { schema: z.number().min(0).max(2) } }),
     maxConcurrentRollouts: t.int({ description: 'Rollouts in flight at once. Default 16.', validate: { schema: z.number().int().min(1).max(256) } }),
-    backend: t.string({ description: 'The ART backend to train on, by name (ART_BACKENDS). Default: the first.', validate: { schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) } }),
+    backend: t.string({ description: 'The ART backend to train on, by name (ART_BACKENDS). Default: the first.', validate: { schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1–64 letters, digits, _ or -' }) } }),
     maxConcurrentJudgeCalls: t.int({ description: 'RULER calls in flight at once. Default 8.', validate: { schema: z.number().int().min(1).max(64) } }),
   }),
 });

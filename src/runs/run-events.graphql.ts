@@ -1,21 +1,32 @@
 // Subscriptions to a run's lifecycle: every status transition (resumable with afterEventId) and
 // pipeline progress. Events carry ids; the run itself is loaded fresh for each event.
 import { z } from 'zod';
-import { freshEvent, subscribeForRun } from './run-subscription';
+import { freshEvent, isFinalTransitionOf, subscribeForRun } from './run-subscription';
 import type { RunProgressEvent, RunStatusEvent } from '../events/topics';
 import { ReplayThenLive } from '../events/replay';
 import { builder } from '../graphql/builder';
 import { parseDate } from '../db/timestamps';
 import { TrainingRunNode, TrainingRunRef, TrainingStatusEnum } from './runs.graphql';
-import type { TrainingStatus } from '../domain/status-machine';
+import { isFinal, type TrainingStatus } from '../domain/status-machine';
 
 const REPLAY_PAGE = 500;
 
 const RunStatusEventRef = builder.objectRef<RunStatusEvent>('RunStatusEvent').implement({
-  description: "One transition of a run's status, pushed after it is stored.",
+  description:
+    "One transition of a run's status, pushed after it is stored (or replayed from storage after afterEventId). The event itself is history: `from`, `to`, `at`, `reason` and `statusAtEvent` say what happened then. `run` is the run as stored now, whatever the event's age.",
   fields: (t) => ({
     eventId: t.string({ description: 'Increases with every transition of a run; pass the last one you saw as afterEventId to resume.', resolve: (e) => String(e.eventId) }),
-    run: t.field({ type: TrainingRunRef, description: 'The run as stored now.', resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById) }),
+    statusAtEvent: t.field({
+      type: TrainingStatusEnum,
+      description: "The run's status as of this event (its `to`). On a replayed event it may differ from `run.status`, which is the status now.",
+      resolve: (e) => e.to as TrainingStatus,
+    }),
+    run: t.field({
+      type: TrainingRunRef,
+      description:
+        "The run as stored now, not as of the event: on a replayed (or late-read) event its status and other fields may be newer than the event. It is the same object a query returns, so clients that cache runs by id (Apollo, Relay, urql) never have current fields overwritten by old ones; read the status as of the event from `statusAtEvent`.",
+      resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById),
+    }),
     from: t.field({ type: TrainingStatusEnum, nullable: true, resolve: (e) => e.from as TrainingStatus | null }),
     to: t.field({ type: TrainingStatusEnum, resolve: (e) => e.to as TrainingStatus }),
     at: t.field({ type: 'DateTime', resolve: (e) => parseDate(e.at) }),
@@ -44,7 +55,7 @@ builder.subscriptionFields((t) => ({
   runStatusChanged: t.field({
     type: RunStatusEventRef,
     description:
-      'Every status transition, of one run, of a project, or of all runs. With afterEventId, the stored transitions after it are replayed first, then live ones follow: nothing missed, nothing twice.',
+      "Every status transition, of one run, of a project, or of all runs. With afterEventId, the stored transitions after it are replayed first, then live ones follow: nothing missed, nothing twice. With runId, the subscription completes right after the run's final transition (COMPLETED, FAILED or CANCELLED), and at once, after any replay, for a run already final.",
     args: {
       runId: t.arg.globalID({ for: TrainingRunNode }),
       projectName: t.arg.string({ validate: { maxLength: 200 } }),
@@ -52,11 +63,21 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: async (_root, args, ctx) => {
       const runId = args.runId?.id ?? null;
-      if (runId !== null) await ctx.services.runs.get(runId, ctx.loaders.runById);
       const projectName = args.projectName ?? null;
+      // Listen before reading the run; one run's stream completes after its final transition.
       const live = ctx.services.events.subscribe('runStatus', {
         filter: (e) => (runId === null || e.runId === runId) && (projectName === null || e.projectName === projectName),
+        endOnStatus: runId === null ? undefined : isFinalTransitionOf(runId),
       });
+      if (runId !== null) {
+        try {
+          // Already final: what is queued is delivered (and stored transitions replayed), then it completes.
+          if (isFinal((await ctx.services.runs.get(runId, ctx.loaders.runById)).status)) live.end();
+        } catch (err) {
+          await live.return();
+          throw err;
+        }
+      }
       if (args.afterEventId == null) return live;
       return new ReplayThenLive(live, (after) => ctx.services.runs.statusEventsAfter(after, { runId, projectName }, REPLAY_PAGE), Number(args.afterEventId));
     },
@@ -64,7 +85,7 @@ builder.subscriptionFields((t) => ({
   }),
   runProgress: t.field({
     type: RunProgressRef,
-    description: "A pipeline run's progress: the current step of the total, and the rollouts, judge calls and gradient steps done in it.",
+    description: "A pipeline run's progress: the current step of the total, and the rollouts, judge calls and gradient steps done in it. Completes after the run's final transition (at once for a run already final).",
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'runProgress'),
     resolve: freshEvent,

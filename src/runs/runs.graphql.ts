@@ -1,7 +1,7 @@
 // GraphQL types and fields for training runs. Thin: parse arguments, call a service, return.
 import { TRAINING_STATUSES, type TrainingStatus } from '../domain/status-machine';
 import { batchAt, totalSteps } from '../domain/dataset';
-import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, IllegalTransitionError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
 import { FloatRangeInput, OrderDirectionEnum } from '../graphql/inputs';
@@ -11,6 +11,7 @@ import { parseDate } from '../db/timestamps';
 import type { TrainingMetrics } from '../domain/training-metrics';
 import type { StatusTransition, TaskInput, TrainingRun } from './run.model';
 import { runRules } from './run.rules';
+import { TRACKING_API } from './write-guard';
 import type { RunFilter, RunOrderField } from './runs.repo';
 import { PipelineSettingsInput, RunModeEnum } from './pipeline-settings.graphql';
 import { MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
@@ -255,15 +256,15 @@ builder.mutationFields((t) => ({
   }),
   transitionRun: t.field({
     type: RunPayload('TransitionRunPayload'),
-    description: "Moves a run to another status, as its state machine allows. FAILED needs a reason, which becomes the run's error.",
-    errors: { types: [ValidationError, NotFoundError, IllegalTransitionError], directResult: true },
+    description: "Moves a TRACKED run to another status, as its state machine allows. FAILED needs a reason, which becomes the run's error. A PIPELINE run's status is Atelier's own (RunModeError).",
+    errors: { types: [ValidationError, NotFoundError, IllegalTransitionError, RunModeError], directResult: true },
     args: {
       runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
       to: t.arg({ type: TrainingStatusEnum, required: true }),
       reason: t.arg.string({ validate: { schema: runRules.reason } }),
     },
     resolve: async (_root, args, ctx) => ({
-      run: await ctx.services.runs.transition(args.runId.id, args.to, args.reason ?? null),
+      run: await ctx.services.runs.transition(args.runId.id, args.to, args.reason ?? null, {}, TRACKING_API),
     }),
   }),
   cancelTrainingRun: t.field({

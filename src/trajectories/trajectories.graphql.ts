@@ -1,14 +1,15 @@
 // GraphQL types and fields for trajectories: the node, the per-run connection, and recording.
 import { z } from 'zod';
 import type { Context } from '../context';
-import type { TrajectoriesRecordedEvent } from '../events/topics';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { TrajectoriesRecordedEvent, TrajectoriesScoredEvent } from '../events/topics';
+import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { OrderDirectionEnum } from '../graphql/inputs';
 import { jsonObject } from '../graphql/json-rules';
 import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
 import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
+import { TRACKING_API } from '../runs/write-guard';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
 import type { Trajectory, TrajectoryMessage } from './trajectory.model';
@@ -107,7 +108,11 @@ builder.queryField('trajectories', (t) =>
       type: TrajectoryRef,
       description: "A run's trajectories, oldest first unless ordered otherwise. Keyset-paginated: any page costs what the first costs.",
       args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }), filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
-      resolve: (_root, args, ctx) => resolveTrajectories(args.runId.id, args, ctx),
+      resolve: async (_root, args, ctx) => {
+        // An unknown run is NotFound, as everywhere else, not an empty connection.
+        const run = await ctx.services.runs.get(args.runId.id, ctx.loaders.runById);
+        return resolveTrajectories(run.id, args, ctx);
+      },
     },
     TrajectoryConnection,
   ),
@@ -154,11 +159,11 @@ const RecordTrajectoriesPayload = builder
 builder.mutationField('recordTrajectories', (t) =>
   t.field({
     type: RecordTrajectoriesPayload,
-    description: `Stores up to ${MAX_TRAJECTORIES_PER_CALL} trajectories of a run: all or nothing, idempotent by uuid.`,
-    errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
+    description: `Stores up to ${MAX_TRAJECTORIES_PER_CALL} trajectories of a TRACKED run: all or nothing, idempotent by uuid. A PIPELINE run's trajectories are Atelier's own (RunModeError).`,
+    errors: { types: [ValidationError, NotFoundError, ConflictError, RunModeError], directResult: true },
     args: {
       runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
-      trajectories: t.arg({ type: [TrajectoryInput], required: true, validate: { maxLength: [MAX_TRAJECTORIES_PER_CALL, { message: `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call` }] } }),
+      trajectories: t.arg({ type: [TrajectoryInput], required: true, validate: { maxLength: [MAX_TRAJECTORIES_PER_CALL, { message: `must hold at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call` }] } }),
     },
     resolve: (_root, args, ctx) =>
       ctx.services.trajectories.record(
@@ -170,6 +175,7 @@ builder.mutationField('recordTrajectories', (t) =>
           reward: tr.reward,
           metadata: tr.metadata as Record<string, unknown> | null,
         })),
+        { guard: TRACKING_API },
       ),
   }),
 );
@@ -192,9 +198,32 @@ const TrajectoriesRecordedRef = builder.objectRef<TrajectoriesRecordedEvent>('Tr
 builder.subscriptionField('trajectoriesRecorded', (t) =>
   t.field({
     type: TrajectoriesRecordedRef,
-    description: 'Each batch of trajectories stored for the run.',
+    description: "Each batch of trajectories stored for the run. Completes after the run's final transition, once every batch stored before it was pushed (at once for a run already final).",
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'trajectoriesRecorded'),
+    resolve: freshEvent,
+  }),
+);
+
+const TrajectoriesScoredRef = builder.objectRef<TrajectoriesScoredEvent>('TrajectoriesScoredEvent').implement({
+  description: "Trajectories of a run just given rewards by RULER (one group at a time), after the scores were stored.",
+  fields: (t) => ({
+    count: t.int({ description: 'How many were scored.', resolve: (e) => e.trajectoryIds.length }),
+    step: t.exposeInt('step', { nullable: true, description: 'The step they belong to; null when they span several.' }),
+    trajectories: t.field({
+      type: [TrajectoryRef],
+      description: 'The scored trajectories, with their reward and judgeExplanation (loaded only when selected).',
+      resolve: (e, _a, ctx) => ctx.services.trajectories.getMany(e.trajectoryIds),
+    }),
+  }),
+});
+
+builder.subscriptionField('trajectoriesScored', (t) =>
+  t.field({
+    type: TrajectoriesScoredRef,
+    description: "Each group of the run's trajectories RULER scored: their rewards and the judge's explanations. Completes after the run's final transition, once every group scored before it was pushed (at once for a run already final).",
+    args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
+    subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'trajectoriesScored'),
     resolve: freshEvent,
   }),
 );

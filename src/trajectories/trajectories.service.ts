@@ -152,17 +152,23 @@ export class TrajectoriesService {
     });
   }
 
-  /** Sets rewards (RULER's scores) on a run's trajectories in one transaction, while the guard holds. */
+  /** Sets rewards (RULER's scores) on a run's trajectories in one transaction, while the guard holds; subscribers learn it after commit. */
   async applyScores(runId: number, updates: ScoreUpdate[], guard: WriteGuard): Promise<void> {
     await this.db.writes.run(async (tx) => {
       await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(TrajectoryEntity);
+      const steps = new Set<number | null>();
       for (const u of updates) {
         const row = await repo.findOneBy({ id: u.id, runId });
         if (!row) throw new NotFoundError('Trajectory', String(u.id));
         const metadata = { ...parseJsonObject(row.metadata), ...u.metadata };
         await repo.update({ id: u.id }, { reward: u.reward, metadata: JSON.stringify(metadata) });
+        steps.add(row.step);
       }
+      if (updates.length === 0) return;
+      const step = steps.size === 1 ? [...steps][0] : null;
+      const trajectoryIds = updates.map((u) => u.id).sort((a, b) => a - b);
+      tx.afterCommit(() => this.events.publish('trajectoriesScored', { runId, step, trajectoryIds }));
     });
   }
 

@@ -64,3 +64,20 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** Reads every event until the subscription completes (failing on GraphQL errors), or throws after timeoutMs. */
+export async function drain<R>(iter: Iter<R>, timeoutMs = 10_000): Promise<R[]> {
+  const out: R[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = deadline - Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const r = await Promise.race([
+      iter.next(),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the subscription did not complete within ${timeoutMs} ms (${out.length} events)`)), Math.max(0, left)))),
+    ]).finally(() => clearTimeout(timer));
+    if (r.done) return out;
+    if (r.value.errors?.length) throw new Error(`subscription error: ${JSON.stringify(r.value.errors)}`);
+    out.push(r.value.data as R);
+  }
+}
