@@ -2,7 +2,7 @@
 import { MissingSettingError } from '../domain/pipeline-settings';
 import { ConflictError, IllegalTransitionError, NotFoundError, RunModeError, ValidationError, type ValidationIssue } from '../errors';
 import { ProviderError } from '../providers/http';
-import { RunModeEnum } from '../runs/pipeline-settings.graphql';
+import { RunModeEnum } from './inputs';
 import { builder } from './builder';
 
 export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({

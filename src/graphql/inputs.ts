@@ -1,4 +1,4 @@
-// Inputs and enums shared by several domains' fields: sort direction and numeric ranges.
+// Inputs and enums shared by several domains' fields: sort direction, numeric ranges, a run's mode.
 import { builder } from './builder';
 
 export const OrderDirectionEnum = builder.enumType('OrderDirection', { values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const });
@@ -7,4 +7,9 @@ export const FloatRangeInput = builder.inputType('FloatRange', {
   description: 'An inclusive range; either end may be left open.',
   fields: (t) => ({ min: t.float(), max: t.float() }),
   validate: [(r) => r.min == null || r.max == null || r.min <= r.max, { message: 'min must not be greater than max' }],
+});
+
+export const RunModeEnum = builder.enumType('RunMode', {
+  description: 'PIPELINE: Atelier drives generation, rollouts, RULER scoring and training. TRACKED: a training script drives ART itself and reports into Atelier.',
+  values: { PIPELINE: { value: 'pipeline' }, TRACKED: { value: 'tracked' } } as const,
 });

@@ -1,12 +1,7 @@
-// The GraphQL input for a pipeline run's own settings, and the run mode.
+// The GraphQL input for a pipeline run's own settings.
 import { z } from 'zod';
 import { builder } from '../graphql/builder';
 import { text } from '../graphql/json-rules';
-
-export const RunModeEnum = builder.enumType('RunMode', {
-  description: 'PIPELINE: Atelier drives generation, rollouts, RULER scoring and training. TRACKED: a training script drives ART itself and reports into Atelier.',
-  values: { PIPELINE: { value: 'pipeline' }, TRACKED: { value: 'tracked' } } as const,
-});
 
 export const PipelineSettingsInput = builder.inputType('PipelineSettingsInput', {
   description: "A pipeline run's own settings; omitted ones take their defaults. Stored in the run's config under `pipeline`.",

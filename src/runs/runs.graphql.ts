@@ -4,7 +4,7 @@ import { batchAt, totalSteps } from '../domain/dataset';
 import { ConflictError, IllegalTransitionError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
-import { FloatRangeInput, OrderDirectionEnum } from '../graphql/inputs';
+import { FloatRangeInput, OrderDirectionEnum, RunModeEnum } from '../graphql/inputs';
 import { pageWindow, toConnection, type CursorShape } from '../graphql/pagination';
 import type { Context } from '../context';
 import { parseDate } from '../db/timestamps';
@@ -13,7 +13,7 @@ import type { StatusTransition, TaskInput, TrainingRun } from './run.model';
 import { runRules } from './run.rules';
 import { TRACKING_API } from './write-guard';
 import type { RunFilter, RunOrderField } from './runs.repo';
-import { PipelineSettingsInput, RunModeEnum } from './pipeline-settings.graphql';
+import { PipelineSettingsInput } from './pipeline-settings.graphql';
 import { MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
 
 export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
