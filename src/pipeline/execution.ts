@@ -7,7 +7,7 @@ import type { TrainingStatus } from '../domain/status-machine';
 import { IllegalTransitionError, RunNoLongerActiveError } from '../errors';
 import { parseJsonObject } from '../db/json';
 import { runFromRow, type TrainingRun } from '../runs/run.model';
-import type { TrainableModel } from '../providers/art-backend';
+import type { TrainableModel } from '../backends';
 import { AbortedError } from '../providers/http';
 import { pipelineSettingsOf, type PipelineSettings } from '../domain/pipeline-settings';
 import type { PipelineDeps } from './deps';
@@ -91,14 +91,14 @@ export class RunExecution {
     const items = (await this.deps.runsRepo.taskInputsForRuns([run.id])).map((t) => ({ inputText: t.inputText, context: t.context ? parseJsonObject(t.context) : null }));
     this.totalSteps = totalSteps(items.length, settings.groupsPerStep, run.numEpochs, run.maxSteps);
 
-    const art = this.deps.art(run.backend);
+    const backend = this.deps.backend(run.backend);
     this.touch();
-    await art.register(model, this.signal);
+    // Registering starts vLLM on a GPU box: the watchdog waits as long as that call may take.
     this.slowUntil = Date.now() + this.deps.config.prepareTimeoutMs;
-    const inference = await art.prepare(model, this.signal);
+    const inference = await backend.prepare(model, this.signal);
     this.slowUntil = 0;
     this.touch();
-    let backendStep = await art.getStep(model, this.signal);
+    let backendStep = await backend.currentStep(model, this.signal);
     const chat = this.deps.chat(inference.baseUrl, inference.apiKey, 'inference server');
 
     // A step the backend finished before a restart still needs its history point.
@@ -113,16 +113,16 @@ export class RunExecution {
 
       if (resumeAt !== 'scoring' && resumeAt !== 'training') {
         await this.enterCollecting(run, batch.step);
-        await collect(ctx, run, batch, chat, `${model.name}@${backendStep}`);
+        await collect(ctx, run, batch, chat, inference.modelName(backendStep));
         run = await this.transition('scoring');
       }
       if (resumeAt !== 'training') {
         await score(ctx, batch.step);
         run = await this.transition('training');
       }
-      const lines = await train(ctx, art, model, run, batch.step, backendStep);
-      backendStep = await art.getStep(model, this.signal);
-      await finishStep(ctx, batch.step, batch.epoch, lines);
+      const trained = await train(ctx, backend, model, run, batch.step, backendStep);
+      backendStep = trained.step;
+      await finishStep(ctx, batch.step, batch.epoch, trained.lines);
     }
 
     run = await this.load();
