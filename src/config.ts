@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { WANDB_TRAINING_URL } from './backends/serverless';
 
 const onOff = z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1');
 
@@ -14,6 +15,12 @@ const envSchema = z.object({
   SUBSCRIPTION_BUFFER: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   ART_BACKEND_URL: z.string().url().optional(),
   ART_BACKENDS: z.string().optional(),
+  /** W&B's key for `serverless` backends: sent only as their bearer token, never logged or stored. */
+  WANDB_API_KEY: z.string().min(1).optional(),
+  WANDB_BASE_URL: z.string().url().optional(),
+  WANDB_ENTITY: z.string().min(1).optional(),
+  /** The bearer token of `worker` backends (the worker's own ATELIER_WORKER_TOKEN). */
+  ATELIER_WORKER_TOKEN: z.string().min(1).optional(),
   LEASE_TTL_SECONDS: z.coerce.number().positive().max(3600).default(30),
   INSTANCE_ID: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
@@ -68,11 +75,22 @@ export type DatabaseConfig =
 export interface ArtBackendConfig {
   name: string;
   url: string;
+  /** art-run (default): ART's legacy `art run` server; worker: an Atelier worker; serverless: W&B's Training API. */
+  kind?: 'art-run' | 'worker' | 'serverless';
+  /** Overrides the inference base URL the backend reports (a proxy in front of vLLM); not read from the environment. */
+  inferenceUrl?: string;
+  /** Serverless: between polls of a training job's events (default 1000 ms, as ART). */
+  pollMs?: number;
 }
 
 export interface PipelineConfig {
   /** Named ART backends, one GPU machine each; runs default to the first. */
   artBackends: ArtBackendConfig[];
+  /** WANDB_API_KEY, for serverless backends. Never logged, stored or returned. */
+  wandbApiKey?: string;
+  wandbEntity?: string;
+  /** ATELIER_WORKER_TOKEN, for worker backends. Never logged, stored or returned. */
+  workerToken?: string;
   openaiBaseUrl?: string;
   /** Never logged, stored or returned. */
   openaiApiKey?: string;
@@ -168,7 +186,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
-  const backends = parseBackends(e.ART_BACKENDS, e.ART_BACKEND_URL);
+  const backends = parseBackends(e.ART_BACKENDS, e.ART_BACKEND_URL, e.WANDB_BASE_URL);
+  const serverless = backends.find((b) => b.kind === 'serverless');
+  if (serverless && !e.WANDB_API_KEY) throw new Error(`Invalid configuration:\n  WANDB_API_KEY: the serverless backend ${serverless.name} needs a W&B API key`);
   const production = e.NODE_ENV === 'production';
   return {
     port: e.PORT,
@@ -182,6 +202,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     simulated: e.ATELIER_SIMULATED,
     pipeline: {
       artBackends: backends,
+      wandbApiKey: e.WANDB_API_KEY,
+      wandbEntity: e.WANDB_ENTITY,
+      workerToken: e.ATELIER_WORKER_TOKEN,
       openaiBaseUrl: e.OPENAI_BASE_URL,
       openaiApiKey: e.OPENAI_API_KEY,
       generatorModel: e.GENERATOR_MODEL,
@@ -219,19 +242,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
-/** ART_BACKENDS=a100=http://gpu1:7999,h100=http://gpu2:7999; ART_BACKEND_URL alone is one backend named "default". */
-export function parseBackends(list: string | undefined, single: string | undefined): ArtBackendConfig[] {
+/**
+ * ART_BACKENDS=gpu1=worker+http://gpu-box:7998,wandb=serverless,old=http://gpu2:7999 — a name, then the
+ * kind and URL: `worker+<url>` an Atelier worker, `serverless` (or `serverless+<url>`) W&B's Training API
+ * at WANDB_BASE_URL or its default, `<url>` or `art+<url>` a legacy `art run` server. ART_BACKEND_URL alone
+ * is one legacy backend named "default".
+ */
+export function parseBackends(list: string | undefined, single: string | undefined, wandbBaseUrl?: string): ArtBackendConfig[] {
   const out: ArtBackendConfig[] = [];
   for (const entry of (list ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
     const eq = entry.indexOf('=');
     const name = entry.slice(0, eq).trim();
-    const url = entry.slice(eq + 1).trim();
+    const target = entry.slice(eq + 1).trim();
     if (eq < 1 || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new Error(`ART_BACKENDS: "${entry}" is not name=url (names: letters, digits, _ and -)`);
-    if (!z.string().url().safeParse(url).success) throw new Error(`ART_BACKENDS: the URL of ${name} is not a URL`);
+    const m = /^(worker|serverless|art)(?:\+(.*))?$/.exec(target);
+    const kind = m ? (m[1] === 'art' ? 'art-run' : (m[1] as 'worker' | 'serverless')) : 'art-run';
+    const url = m ? (m[2] ?? (kind === 'serverless' ? (wandbBaseUrl ?? WANDB_TRAINING_URL) : '')) : target;
+    if (!z.string().url().safeParse(url).success) throw new Error(`ART_BACKENDS: the URL of ${name} is not a URL (${kind === 'worker' ? 'worker+http://gpu-box:7998' : 'http://gpu-box:7999'})`);
     if (out.some((b) => b.name === name)) throw new Error(`ART_BACKENDS: ${name} is named twice`);
-    out.push({ name, url });
+    out.push({ name, url, kind });
   }
-  if (single && !out.some((b) => b.url === single)) out.unshift({ name: 'default', url: single });
+  if (single && !out.some((b) => b.url === single)) out.unshift({ name: 'default', url: single, kind: 'art-run' });
   return out;
 }
 

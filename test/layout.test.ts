@@ -2,12 +2,12 @@
 // it, never one above. The shared top-level modules (errors, config, logger, and the request context
 // every resolver receives) may be imported from anywhere; the composition root (main, app, services)
 // imports everything and nothing imports it but the server wiring.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /** Lowest first. A folder may import folders earlier in this list (and itself). */
-const LAYERS = ['domain', 'db', 'events', 'providers', 'graphql', 'runs', 'trajectories', 'metrics', 'auth', 'security', 'pipeline', 'server'];
+const LAYERS = ['domain', 'db', 'events', 'providers', 'backends', 'graphql', 'runs', 'trajectories', 'metrics', 'auth', 'security', 'pipeline', 'server'];
 const SHARED = new Set(['errors', 'config', 'logger', 'context']);
 const ROOT = new Set(['main', 'app', 'services']);
 
@@ -21,7 +21,9 @@ function files(dir: string): string[] {
 /** The folder (or top-level module, as "module:name") a path under src/ belongs to. */
 function home(path: string): string {
   const parts = relative('src', path).split(sep);
-  return parts.length > 1 ? parts[0] : `module:${parts[0].replace(/\.ts$/, '')}`;
+  // An import of a folder itself (its index.ts) belongs to that folder.
+  const folder = parts.length > 1 || (existsSync(path) && statSync(path).isDirectory());
+  return folder ? parts[0] : `module:${parts[0].replace(/\.ts$/, '')}`;
 }
 
 function imports(path: string): string[] {

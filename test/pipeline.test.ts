@@ -138,7 +138,8 @@ describe('a whole pipeline run', () => {
 
     const rollout = sims.openai.requests.find((r) => r.kind === 'rollout')!.body as { model: string; logprobs: boolean; temperature: number };
     expect(rollout).toMatchObject({ logprobs: true, temperature: 0.7 });
-    expect(rollout.model).toMatch(/@\d+$/);
+    // The default simulator is ART 0.3.11's `art run`, whose vLLM serves the LoRA under the model's bare name.
+    expect(rollout.model).toMatch(/^atelier-run-\d+$/);
     const prepare = sims.art.requests.find((r) => r.path === '/_prepare_backend_for_training' && JSON.stringify(r.body).includes('"shapes"'))!;
     expect(prepare.body).toMatchObject({ model: { project: 'shapes', base_model: 'Qwen/Qwen2.5-1.5B-Instruct', trainable: true }, config: null });
     const train = sims.art.requests.filter((r) => r.path === '/_train_model').at(-1)!.body as { trajectory_groups: { trajectories: { messages_and_choices: unknown[] }[] }[] };

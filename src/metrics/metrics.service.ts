@@ -129,7 +129,7 @@ export class MetricsService {
         runId,
         step,
         gradientStep,
-        loss: values.loss ?? null,
+        loss: values['loss/train'] ?? null, // ART's current name (src/domain/train-metrics.ts)
         values: JSON.stringify(values),
         recordedAt: nowStored(),
       });

@@ -3,7 +3,7 @@ import type { PipelineConfig } from '../config';
 import type { EventBus } from '../events/event-bus';
 import type { Logger } from '../logger';
 import type { MetricsService } from '../metrics/metrics.service';
-import type { ArtBackend } from '../providers/art-backend';
+import type { TrainingBackend } from '../backends';
 import type { ChatClient } from '../providers/chat';
 import type { RunsService } from '../runs/runs.service';
 import type { TrajectoriesService } from '../trajectories/trajectories.service';
@@ -15,8 +15,8 @@ export interface PipelineDeps {
   metrics: MetricsService;
   events: EventBus;
   logger: Logger;
-  /** A client of a configured ART backend, by name (default: the first). */
-  art(backend?: string | null): ArtBackend;
+  /** The client of a configured training backend (legacy art run, worker or serverless), by name (default: the first). */
+  backend(name?: string | null): TrainingBackend;
   /** A client of an OpenAI-compatible server; `what` names it in errors. */
   chat(baseUrl: string, apiKey: string | undefined, what: string): ChatClient;
   /** Removes secrets (provider keys) from text that may be stored or shown. */

@@ -6,7 +6,7 @@ import { totalSteps, iterateDataset } from '../domain/dataset';
 import type { TrainingStatus } from '../domain/status-machine';
 import { IllegalTransitionError, RunNoLongerActiveError } from '../errors';
 import type { TrainingRun } from '../runs/run.model';
-import type { TrainableModel } from '../providers/art-backend';
+import type { TrainableModel } from '../backends';
 import { AbortedError } from '../providers/http';
 import { pipelineSettingsOf, type PipelineSettings } from '../domain/pipeline-settings';
 import type { PipelineDeps } from './deps';
@@ -90,16 +90,16 @@ export class RunExecution {
     const items = (await this.deps.runs.taskInputs(run.id)).map((t) => ({ inputText: t.inputText, context: t.context }));
     this.totalSteps = totalSteps(items.length, settings.groupsPerStep, run.numEpochs, run.maxSteps);
 
-    const art = this.deps.art(run.backend);
+    const backend = this.deps.backend(run.backend);
     this.touch();
-    await art.register(model, this.signal);
+    // Registering starts vLLM on a GPU box: the watchdog waits as long as that call may take.
     this.slowUntil = Date.now() + this.deps.config.prepareTimeoutMs;
-    const inference = await art.prepare(model, this.signal);
+    const inference = await backend.prepare(model, this.signal);
     // The backend hands out its inference key: it must never be stored or logged, even when echoed in an error.
     if (inference.apiKey) this.deps.rememberSecret(inference.apiKey);
     this.slowUntil = 0;
     this.touch();
-    let backendStep = await art.getStep(model, this.signal);
+    let backendStep = await backend.currentStep(model, this.signal);
     const chat = this.deps.chat(inference.baseUrl, inference.apiKey, 'inference server');
 
     // A step the backend finished before a restart still needs its history point.
@@ -118,18 +118,17 @@ export class RunExecution {
 
       if (resumeAt !== 'scoring' && resumeAt !== 'training') {
         await this.enterCollecting(run, batch.step);
-        await collect(ctx, run, batch, chat, `${model.name}@${backendStep}`);
+        await collect(ctx, run, batch, chat, inference.modelName(backendStep));
         run = await this.transition('scoring');
       }
       if (resumeAt !== 'training') {
         await score(ctx, batch.step);
         run = await this.transition('training');
       }
-      const outcome = await train(ctx, art, model, run, batch.step, backendStep);
-      const stepAfter = await art.getStep(model, this.signal);
+      const outcome = await train(ctx, backend, model, run, batch.step, backendStep);
       if (outcome.groups === 0) untrained.push(`step ${batch.step}: ${await whyNothingToTrain(ctx, batch.step)}`);
-      else if (stepAfter <= backendStep) untrained.push(`step ${batch.step}: the ART backend answered without training (its step stayed at ${stepAfter})`);
-      backendStep = stepAfter;
+      else if (outcome.step <= backendStep) untrained.push(`step ${batch.step}: the ART backend answered without training (its step stayed at ${outcome.step})`);
+      backendStep = outcome.step;
       await finishStep(ctx, batch.step, batch.epoch, outcome.lines);
     }
 

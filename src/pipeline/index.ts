@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { EventBus } from '../events/event-bus';
 import type { Logger } from '../logger';
 import type { MetricsService } from '../metrics/metrics.service';
-import { ArtBackend } from '../providers/art-backend';
+import { backendRegistry } from '../backends';
 import { ChatClient } from '../providers/chat';
 import type { RunsService } from '../runs/runs.service';
 import type { TrajectoriesService } from '../trajectories/trajectories.service';
@@ -23,14 +23,7 @@ export function createPipelineDeps(
     ...services,
     config: p,
     logger,
-    art: (name) =>
-      new ArtBackend({
-        baseUrl: (p.artBackends.find((b) => b.name === name) ?? p.artBackends[0]).url,
-        timeoutMs: p.requestTimeoutMs,
-        prepareTimeoutMs: p.prepareTimeoutMs,
-        streamIdleMs: 2 * p.stallTimeoutMs,
-        retry,
-      }),
+    backend: backendRegistry(p),
     chat: (baseUrl, apiKey, what) => new ChatClient({ baseUrl, apiKey, timeoutMs: p.requestTimeoutMs, retry, what }),
     redact: (text) => redactor.text(text),
     rememberSecret: (secret) => redactor.remember(secret),

@@ -23,12 +23,12 @@ async function runTest(deps: PipelineDeps, runId: number, inputText: string, sig
   if (run.mode !== 'pipeline' || run.status !== 'completed' || !run.trainedModelName) {
     throw new ConflictError(`run ${run.uuid} has no trained model to test: only a COMPLETED pipeline run has one (this one is ${run.mode.toUpperCase()}, ${run.status.toUpperCase()})`);
   }
-  const art = deps.art(run.backend);
+  const backend = deps.backend(run.backend);
   const model = { name: run.trainedModelName, project: run.projectName, base_model: run.modelName };
-  const inference = await art.prepare(model, signal);
-  const step = await art.getStep(model, signal);
+  const inference = await backend.prepare(model, signal);
+  const step = await backend.currentStep(model, signal);
   const messages: ChatMessage[] = [...(run.systemPrompt ? [{ role: 'system' as const, content: run.systemPrompt }] : []), { role: 'user', content: inputText }];
-  const inferenceModel = `${model.name}@${step}`;
+  const inferenceModel = inference.modelName(step);
   const choice = await deps.chat(inference.baseUrl, inference.apiKey, 'inference server').complete({ model: inferenceModel, messages, temperature: 0 }, signal);
   const reply = choice.message.content ?? '';
   const result = await deps.trajectories.record(run.id, [

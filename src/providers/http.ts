@@ -103,6 +103,8 @@ export async function callWithRetry(url: string, init: RequestInit, opts: CallOp
       await sleep(delay, opts.signal);
     }
   }
+  // A single attempt (the caller retries itself, e.g. training) keeps the failure's own transience.
+  if (attempts === 1) throw lastError!;
   throw new ProviderError(`${lastError!.message} (gave up after ${attempts} attempts)`, lastError!.status, false);
 }
 
@@ -115,6 +117,17 @@ function describeNetworkError(err: unknown): string {
 /** Calls and parses a JSON answer; a malformed answer is a permanent failure of that call. */
 export async function callJson<T>(url: string, body: unknown, opts: CallOptions & { headers?: Record<string, string> }): Promise<T> {
   const res = await callWithRetry(url, { method: 'POST', headers: { 'content-type': 'application/json', ...opts.headers }, body: JSON.stringify(body) }, opts);
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ProviderError(`${opts.what}: the answer is not JSON: ${text.slice(0, 200)}`, res.status, false);
+  }
+}
+
+/** GETs and parses a JSON answer (retried like callJson). */
+export async function getJson<T>(url: string, opts: CallOptions & { headers?: Record<string, string> }): Promise<T> {
+  const res = await callWithRetry(url, { method: 'GET', headers: { accept: 'application/json', ...opts.headers } }, opts);
   const text = await res.text();
   try {
     return JSON.parse(text) as T;

@@ -1,49 +1,79 @@
-// TRAINING: sends the step's scored groups to the ART backend, storing each gradient step as it
-// streams in, then records the step's history point.
+// TRAINING: sends the step's scored groups to the training backend (legacy art run, worker or W&B
+// serverless), storing each gradient step as it streams in, then records the step's history point.
+//
+// Retries (#11): a training call that fails with a transient error (5xx, 429, a reset, silence) is tried
+// again with the same bounded backoff as every other call, but never blindly: the backend is first asked
+// for the model's step. Saved → the step is done. Not saved → before the first streamed line (or job)
+// nothing trained, so it is sent again; after it, the stream's gradient steps are forgotten and it is
+// sent again only because the backend says the checkpoint was not saved (`art run` stops a step whose
+// client went away; a worker keeps training and answers 409 busy, which is waited out, not counted).
+// A serverless job that was created is never created twice: losing its events fails the step.
 import type { TrajectoryRow } from '../../db/entities';
 import { ConflictError } from '../../errors';
 import type { TrainingRun } from '../../runs/run.model';
 import { parseJsonObject } from '../../db/json';
 import { messagesFromJson } from '../../trajectories/trajectory.model';
-import type { ArtBackend, ArtTrajectory, ArtTrajectoryGroup, TrainableModel } from '../../providers/art-backend';
-import { ProviderError } from '../../providers/http';
+import { TrainingCallError, type ArtTrajectory, type ArtTrajectoryGroup, type TrainableModel, type TrainingBackend } from '../../backends';
+import { pause } from '../../backends/ndjson';
+import { GRADIENT_STEPS_KEY, LOSS_KEY } from '../../domain/train-metrics';
 import type { StageContext } from './context';
 import { trainingGroups } from './groups';
 
 export interface TrainOutcome {
   /** What the trainer streamed, one entry per gradient step. */
   lines: Record<string, number>[];
+  /** The backend's step after the call (unchanged when nothing was trained). */
+  step: number;
   /** Groups sent; 0 when the step had nothing to train and the backend was not called. */
   groups: number;
 }
 
-/** Trains the step; after a broken stream, asks the backend whether the step was trained before trying again. */
-export async function train(ctx: StageContext, art: ArtBackend, model: TrainableModel, run: TrainingRun, step: number, backendStep: number): Promise<TrainOutcome> {
+/** Trains the step; answers the gradient steps' metrics, the backend's new step and the groups sent. */
+export async function train(ctx: StageContext, backend: TrainingBackend, model: TrainableModel, run: TrainingRun, step: number, backendStep: number): Promise<TrainOutcome> {
   const { deps, progress } = ctx;
   const groups = await trainingGroups(ctx, step);
   // Nothing scored to train on: a training call with no groups would only make an empty checkpoint.
-  if (groups.length === 0) return { lines: [], groups: 0 };
+  if (groups.length === 0) return { lines: [], step: backendStep, groups: 0 };
   const payload: ArtTrajectoryGroup[] = groups.map((g) => ({ trajectories: g.map(toArtTrajectory), metadata: {}, exceptions: [] }));
   const attempts = deps.config.retryAttempts;
-  for (let attempt = 1; ; attempt++) {
+  let failures = 0;
+  let busyWaits = 0;
+  for (;;) {
     const lines: Record<string, number>[] = [];
     progress.gradientStepsDone = 0;
     progress.gradientStepsTotal = null;
     try {
-      await art.train(model, payload, { learning_rate: run.learningRate, beta: 0 }, (values) => {
+      const result = await backend.train(model, payload, { learning_rate: run.learningRate, beta: 0 }, (values) => {
         lines.push(values);
         progress.gradientStepsDone = lines.length;
-        if (typeof values.num_gradient_steps === 'number') progress.gradientStepsTotal = values.num_gradient_steps;
+        if (typeof values[GRADIENT_STEPS_KEY] === 'number') progress.gradientStepsTotal = values[GRADIENT_STEPS_KEY];
         ctx.touch();
         ctx.publishProgress();
         void deps.metrics.recordGradientStep(run.id, step, lines.length - 1, values, ctx.guard('training')).catch((err) => deps.logger.warn(`run ${run.id}: could not store a gradient step: ${err.message}`));
       }, ctx.signal);
-      return { lines, groups: groups.length };
+      return { lines, step: result.step ?? (await backend.currentStep(model, ctx.signal)), groups: groups.length };
     } catch (err) {
-      if (!(err instanceof ProviderError) || !err.transient || attempt >= attempts) throw err;
-      if ((await art.getStep(model, ctx.signal)) > backendStep) return { lines, groups: groups.length };
-      deps.logger.warn(`run ${run.id}: training step ${step} broke off (${err.message}); trying again`);
-      await deps.metrics.clearGradientSteps(run.id, step, ctx.guard('training'));
+      if (!(err instanceof TrainingCallError) || !err.transient) throw err;
+      const saved = await backend.currentStep(model, ctx.signal);
+      if (saved > backendStep) {
+        deps.logger.warn(`run ${run.id}: training step ${step} reported ${deps.redact(err.message)}, but backend ${backend.name} saved it (step ${saved})`);
+        return { lines, step: saved, groups: groups.length };
+      }
+      const delay = Math.min(60_000, Math.random() * deps.config.retryBaseMs * 2 ** Math.min(failures, 16));
+      if (err.busy) {
+        // Still training an earlier call's step: wait (the stall watchdog bounds this), then ask again.
+        deps.logger.warn(`run ${run.id}: backend ${backend.name} is still training step ${step} from an earlier call; waiting`);
+        await pause(Math.min(5000, deps.config.retryBaseMs * 2 ** Math.min(busyWaits++, 6)), ctx.signal);
+        continue;
+      }
+      if (++failures >= attempts) throw new TrainingCallError(`${err.message} (gave up after ${attempts} attempts)`, err.status, false, err.started);
+      if (err.started) {
+        deps.logger.warn(`run ${run.id}: training step ${step} broke off after ${lines.length} gradient steps (${deps.redact(err.message)}); backend ${backend.name} did not save it, training it again`);
+        await deps.metrics.clearGradientSteps(run.id, step, ctx.guard('training'));
+      } else {
+        deps.logger.warn(`run ${run.id}: training step ${step} could not start (${deps.redact(err.message)}); trying again in ${Math.round(delay)} ms`);
+      }
+      await pause(delay, ctx.signal);
     }
   }
 }
@@ -66,13 +96,15 @@ export async function finishStep(ctx: StageContext, step: number, epoch: number,
   const groups = await trainingGroups(ctx, step);
   // A group whose rewards are all equal teaches GRPO nothing: ART skips it.
   const trainable = groups.filter((g) => new Set(g.map((t) => t.reward)).size > 1).length;
-  const values: Record<string, number> = { groups: groups.length, trainable_groups: trainable, num_gradient_steps: lines.length };
+  // Means of every gradient-step metric in ART's current names (loss/train, loss/grad_norm, …), so their charts span backend kinds.
+  const values: Record<string, number> = {};
   for (const key of new Set(lines.flatMap((l) => Object.keys(l)))) {
     const m = mean(key);
-    if (m !== null && key !== 'loss' && key !== 'num_gradient_steps') values[key] = m;
+    if (m !== null) values[key] = m;
   }
+  Object.assign(values, { groups: groups.length, trainable_groups: trainable, [GRADIENT_STEPS_KEY]: mean(GRADIENT_STEPS_KEY) ?? lines.length });
   try {
-    await ctx.deps.metrics.record(ctx.runId, [{ step, epoch, trainingLoss: mean('loss'), values }], ctx.guard('training'));
+    await ctx.deps.metrics.record(ctx.runId, [{ step, epoch, trainingLoss: mean(LOSS_KEY), values }], ctx.guard('training'));
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err; // already recorded before a restart
   }
