@@ -16,6 +16,8 @@ const config: CodegenConfig = {
       },
       presetConfig: { fragmentMasking: false },
     },
+    // Apollo Client's InMemoryCache({ possibleTypes }): which types implement each interface and union.
+    'test/gql/possible-types.ts': { plugins: ['fragment-matcher'] },
   },
 };
 

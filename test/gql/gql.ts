@@ -14,6 +14,11 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  mutation CreateTrackedRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { id status projectName } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.CreateTrackedRunDocument,
+    "\n  mutation MoveRun($runId: ID!, $to: TrainingStatus!, $reason: String) {\n    transitionRun(runId: $runId, to: $to, reason: $reason) {\n      __typename\n      ... on TransitionRunPayload { run { id status } }\n      ... on Error { message }\n    }\n  }\n": typeof types.MoveRunDocument,
+    "\n  query RunsPage($filter: TrainingRunFilter, $first: Int, $after: String) {\n    runs(filter: $filter, first: $first, after: $after) {\n      totalCount\n      edges { cursor node { id status projectName } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.RunsPageDocument,
+    "\n  query BestTrajectories($runId: ID!, $first: Int, $after: String) {\n    run(id: $runId) {\n      id\n      trajectories(orderBy: { field: REWARD, direction: DESC }, first: $first, after: $after) {\n        edges { cursor node { id reward } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": typeof types.BestTrajectoriesDocument,
+    "\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n": typeof types.RunStatusChangedDocument,
     "\n  query DashboardTestServerInfo { server { simulated version } }\n": typeof types.DashboardTestServerInfoDocument,
     "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n": typeof types.DashboardTestTotalStepsDocument,
     "\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n": typeof types.DemoRunCheckDocument,
@@ -49,6 +54,11 @@ type Documents = {
     "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
 };
 const documents: Documents = {
+    "\n  mutation CreateTrackedRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { id status projectName } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.CreateTrackedRunDocument,
+    "\n  mutation MoveRun($runId: ID!, $to: TrainingStatus!, $reason: String) {\n    transitionRun(runId: $runId, to: $to, reason: $reason) {\n      __typename\n      ... on TransitionRunPayload { run { id status } }\n      ... on Error { message }\n    }\n  }\n": types.MoveRunDocument,
+    "\n  query RunsPage($filter: TrainingRunFilter, $first: Int, $after: String) {\n    runs(filter: $filter, first: $first, after: $after) {\n      totalCount\n      edges { cursor node { id status projectName } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.RunsPageDocument,
+    "\n  query BestTrajectories($runId: ID!, $first: Int, $after: String) {\n    run(id: $runId) {\n      id\n      trajectories(orderBy: { field: REWARD, direction: DESC }, first: $first, after: $after) {\n        edges { cursor node { id reward } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": types.BestTrajectoriesDocument,
+    "\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n": types.RunStatusChangedDocument,
     "\n  query DashboardTestServerInfo { server { simulated version } }\n": types.DashboardTestServerInfoDocument,
     "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n": types.DashboardTestTotalStepsDocument,
     "\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n": types.DemoRunCheckDocument,
@@ -98,6 +108,26 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateTrackedRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { id status projectName } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTrackedRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { id status projectName } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation MoveRun($runId: ID!, $to: TrainingStatus!, $reason: String) {\n    transitionRun(runId: $runId, to: $to, reason: $reason) {\n      __typename\n      ... on TransitionRunPayload { run { id status } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation MoveRun($runId: ID!, $to: TrainingStatus!, $reason: String) {\n    transitionRun(runId: $runId, to: $to, reason: $reason) {\n      __typename\n      ... on TransitionRunPayload { run { id status } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RunsPage($filter: TrainingRunFilter, $first: Int, $after: String) {\n    runs(filter: $filter, first: $first, after: $after) {\n      totalCount\n      edges { cursor node { id status projectName } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query RunsPage($filter: TrainingRunFilter, $first: Int, $after: String) {\n    runs(filter: $filter, first: $first, after: $after) {\n      totalCount\n      edges { cursor node { id status projectName } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query BestTrajectories($runId: ID!, $first: Int, $after: String) {\n    run(id: $runId) {\n      id\n      trajectories(orderBy: { field: REWARD, direction: DESC }, first: $first, after: $after) {\n        edges { cursor node { id reward } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n"): (typeof documents)["\n  query BestTrajectories($runId: ID!, $first: Int, $after: String) {\n    run(id: $runId) {\n      id\n      trajectories(orderBy: { field: REWARD, direction: DESC }, first: $first, after: $after) {\n        edges { cursor node { id reward } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n"): (typeof documents)["\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,0 +1,82 @@
+
+      export interface PossibleTypesResultData {
+        possibleTypes: {
+          [key: string]: string[]
+        }
+      }
+      const result: PossibleTypesResultData = {
+  "possibleTypes": {
+    "Error": [
+      "ConflictError",
+      "IllegalTransitionError",
+      "MissingSettingError",
+      "NotFoundError",
+      "ProviderError",
+      "RunModeError",
+      "ValidationError"
+    ],
+    "MutationCancelTrainingRunResult": [
+      "CancelTrainingRunPayload",
+      "IllegalTransitionError",
+      "NotFoundError",
+      "ValidationError"
+    ],
+    "MutationCreateApiKeyResult": [
+      "ConflictError",
+      "CreateApiKeyPayload",
+      "ValidationError"
+    ],
+    "MutationCreateTrainingRunResult": [
+      "ConflictError",
+      "CreateTrainingRunPayload",
+      "MissingSettingError",
+      "ValidationError"
+    ],
+    "MutationDeleteTrainingRunResult": [
+      "ConflictError",
+      "DeleteTrainingRunPayload",
+      "NotFoundError",
+      "ValidationError"
+    ],
+    "MutationRecordMetricsResult": [
+      "ConflictError",
+      "NotFoundError",
+      "RecordMetricsPayload",
+      "RunModeError",
+      "ValidationError"
+    ],
+    "MutationRecordTrajectoriesResult": [
+      "ConflictError",
+      "NotFoundError",
+      "RecordTrajectoriesPayload",
+      "RunModeError",
+      "ValidationError"
+    ],
+    "MutationRevokeApiKeyResult": [
+      "ConflictError",
+      "NotFoundError",
+      "RevokeApiKeyPayload",
+      "ValidationError"
+    ],
+    "MutationTestTrainedModelResult": [
+      "ConflictError",
+      "NotFoundError",
+      "ProviderError",
+      "TestTrainedModelPayload",
+      "ValidationError"
+    ],
+    "MutationTransitionRunResult": [
+      "IllegalTransitionError",
+      "NotFoundError",
+      "RunModeError",
+      "TransitionRunPayload",
+      "ValidationError"
+    ],
+    "Node": [
+      "TrainingRun",
+      "Trajectory"
+    ]
+  }
+};
+      export default result;
+    
