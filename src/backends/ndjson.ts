@@ -62,19 +62,3 @@ async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: n
     if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }
-
-/** Sleeps `ms`, or throws AbortedError when the signal fires first. */
-export function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError(signal.reason));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortedError(signal!.reason));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

@@ -10,7 +10,7 @@
 // _get_step, _model_inference_name with :stepN) and JRMeyer/ART 8c905c8bd3fc67602dcaa4657873d5e22a038aa9.
 import { callJson, callWithRetry, getJson, ProviderError } from '../providers/http';
 import { currentMetricNames, GRADIENT_STEPS_KEY } from '../domain/train-metrics';
-import { pause } from './ndjson';
+import { pause } from '../providers/http';
 import type { BackendClientOptions } from './options';
 import { TrainingCallError, type ArtTrajectoryGroup, type BackendHealth, type InferenceTarget, type TrainConfig, type TrainableModel, type TrainingBackend } from './types';
 

@@ -39,7 +39,8 @@ export class AbortedError extends Error {
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Sleeps `ms`, or throws AbortedError when the signal fires first. */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new AbortedError(signal.reason));
     const onAbort = () => {
@@ -100,7 +101,7 @@ export async function callWithRetry(url: string, init: RequestInit, opts: CallOp
     }
     if (attempt < attempts) {
       opts.onRetry?.(lastError.message, delay);
-      await sleep(delay, opts.signal);
+      await pause(delay, opts.signal);
     }
   }
   // A single attempt (the caller retries itself, e.g. training) keeps the failure's own transience.

@@ -3,10 +3,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startArtBackendSim, type ArtBackendSim } from '../fixtures/art-backend-sim';
 import { startOpenAISim, type OpenAISim } from '../fixtures/openai-sim';
-import { makeConfig, type PipelineConfig } from '../../src/config';
+import { bedConfig, PROVIDER_KEY } from '../fixtures/pipeline-bed';
+import type { PipelineConfig } from '../../src/config';
 import { startServer, type TestServer } from './server';
 
-export const PROVIDER_KEY = 'sk-test-provider-key-never-shown';
+export { PROVIDER_KEY } from '../fixtures/pipeline-bed';
 
 export interface Sims {
   openai: OpenAISim;
@@ -28,18 +29,7 @@ export async function startSims(opts: { gradientStepMs?: number } = {}): Promise
 }
 
 export function pipelineConfig(sims: Sims, overrides: Partial<PipelineConfig> = {}): PipelineConfig {
-  return {
-    ...makeConfig().pipeline,
-    artBackends: [{ name: 'default', url: sims.art.url }],
-    openaiBaseUrl: sims.openai.url,
-    openaiApiKey: PROVIDER_KEY,
-    generatorModel: 'sim-generator',
-    judgeModel: 'sim-judge',
-    requestTimeoutMs: 5000,
-    retryBaseMs: 20,
-    stallTimeoutMs: 10_000,
-    ...overrides,
-  };
+  return bedConfig(sims.openai.url, { name: 'default', url: sims.art.url }, overrides);
 }
 
 export function startPipelineServer(sims: Sims, overrides: Partial<PipelineConfig> = {}, databaseUrl?: string): Promise<TestServer> {

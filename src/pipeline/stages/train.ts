@@ -14,7 +14,7 @@ import type { TrainingRun } from '../../runs/run.model';
 import { parseJsonObject } from '../../db/json';
 import { messagesFromJson } from '../../trajectories/trajectory.model';
 import { TrainingCallError, type ArtTrajectory, type ArtTrajectoryGroup, type TrainableModel, type TrainingBackend } from '../../backends';
-import { pause } from '../../backends/ndjson';
+import { pause } from '../../providers/http';
 import { GRADIENT_STEPS_KEY, LOSS_KEY } from '../../domain/train-metrics';
 import type { StageContext } from './context';
 import { trainingGroups } from './groups';
