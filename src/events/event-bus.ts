@@ -20,6 +20,11 @@ export class EventsInterruptedError extends GraphQLError {
 export interface SubscribeOptions<T> {
   /** Only events that pass are buffered for this subscriber. */
   filter?: (event: T) => boolean;
+  /**
+   * How many subscribers this one listener serves (a shared subscription's members,
+   * src/server/shared-subscriptions.ts): what listenerCount counts for it. One by default.
+   */
+  members?: () => number;
 }
 
 export interface EventBus {
@@ -32,7 +37,7 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-type Listener = (payload: unknown) => void;
+type Listener = ((payload: unknown) => void) & { members?: () => number };
 
 /** Fans events out to this process's subscribers. */
 class LocalHub {
@@ -40,9 +45,11 @@ class LocalHub {
 
   constructor(private readonly logger: Logger) {}
 
-  on(topic: TopicName, fn: Listener): () => void {
+  on(topic: TopicName, fn: Listener, members?: () => number): () => void {
     let set = this.listeners.get(topic);
     if (!set) this.listeners.set(topic, (set = new Set()));
+    // Each subscribe passes a function of its own, so the weight belongs to that listener alone.
+    if (members) fn.members = members;
     set.add(fn);
     return () => set.delete(fn);
   }
@@ -57,10 +64,13 @@ class LocalHub {
     }
   }
 
+  /** Subscribers, not listeners: a shared subscription's one listener counts for each of its members. */
   count(topic?: TopicName): number {
-    if (topic) return this.listeners.get(topic)?.size ?? 0;
     let n = 0;
-    for (const set of this.listeners.values()) n += set.size;
+    for (const [name, set] of this.listeners) {
+      if (topic && name !== topic) continue;
+      for (const fn of set) n += fn.members ? fn.members() : 1;
+    }
     return n;
   }
 }
@@ -86,7 +96,7 @@ export async function createEventBus(options: EventBusOptions): Promise<EventBus
     const subscribers = open.get(topic) ?? new Set();
     open.set(topic, subscribers);
     const iterator: BoundedIterator<Topics[K]> = new BoundedIterator<Topics[K]>((push) => {
-      const off = hub.on(topic, (p) => (!opts.filter || opts.filter(p as Topics[K]) ? push(p as Topics[K]) : undefined));
+      const off = hub.on(topic, (p) => (!opts.filter || opts.filter(p as Topics[K]) ? push(p as Topics[K]) : undefined), opts.members);
       return () => {
         off();
         subscribers.delete(iterator);

@@ -5,6 +5,7 @@ import type { MetricsRecordedEvent } from '../events/topics';
 import { TrainingMetricsRef } from '../runs/runs.graphql';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { builder } from '../graphql/builder';
+import { shareSubscribers } from '../graphql/shared-subscription';
 import { TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import type { HistoryBucket } from './metrics.service';
 import { MAX_POINTS_PER_CALL, toBuckets } from './metrics.service';
@@ -130,5 +131,6 @@ builder.subscriptionField('metricsRecorded', (t) =>
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'metricsRecorded'),
     resolve: freshEvent,
+    extensions: shareSubscribers(),
   }),
 );
