@@ -13,6 +13,8 @@ import { RunsRepo } from './runs/runs.repo';
 import { createLogger } from './logger';
 import { createRedactor, secretsIn, type Redactor } from './security/redact';
 import { createDashboard } from './server/dashboard';
+import { atelierSharing } from './server/shared-context';
+import { SharedSubscriptions } from './server/shared-subscriptions';
 import { attachGraphqlWs } from './server/ws';
 import { createAtelierYoga } from './server/yoga';
 import { buildServices, type Services } from './services';
@@ -27,6 +29,8 @@ export interface App {
   readonly events: EventBus;
   /** Live subscriptions and sockets by API key (revoking a key ends them). */
   readonly sessions: LiveSessions;
+  /** Subscriptions sharing one execution per event: their groups, members and executions. */
+  readonly sharedSubscriptions: SharedSubscriptions;
 }
 
 export async function createApp(config: Config): Promise<App> {
@@ -54,7 +58,8 @@ export async function createApp(config: Config): Promise<App> {
   services.apiKeys.onRevoke((keyId) => void sessions.revoke(keyId));
   sessions.watch((ids) => services.apiKeys.invalidAmong(ids), config.auth.revocationCheckMs, (err) => logger.warn('could not check revoked keys', err));
 
-  const yoga = createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, redactor, logger });
+  const sharedSubscriptions = new SharedSubscriptions(atelierSharing({ config, logger, redactor }));
+  const yoga = createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, sharedSubscriptions, redactor, logger });
   // The dashboard (/, /runs/<id>, /compare, /assets/*) is answered before yoga; everything else is yoga's.
   const dashboard = createDashboard({ simulated: config.simulated, isOpen });
   if (config.simulated) logger.warn('SIMULATED: the model provider and the ART backend are simulators; no run on this server is real training');
@@ -67,6 +72,7 @@ export async function createApp(config: Config): Promise<App> {
     services,
     events,
     sessions,
+    sharedSubscriptions,
     get url() {
       return url;
     },

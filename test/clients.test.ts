@@ -198,7 +198,8 @@ describe('clients, with the keys a server requires', () => {
       await waitFor(() => seen.length === 1, 5000, 'the event');
       expect(seen).toEqual(['GENERATING']);
       expect(entries(client)[`TrainingRun:${run.id}`]).toMatchObject({ status: 'GENERATING' });
-      expect(current(list).runs.edges[0].node.status).toBe('GENERATING');
+      // The watched list reads the same cache entry; it re-renders on Apollo's next broadcast.
+      await waitFor(() => current(list).runs.edges[0].node.status === 'GENERATING', 5000, 'the watched list to show the new status');
     });
 
     it('a read key is refused mutations: Apollo rejects with CombinedGraphQLErrors', async () => {

@@ -27,6 +27,11 @@ export interface SubscribeOptions<T> {
    * events pass through recovery, which only delays them), so nothing published first is lost.
    */
   endOnStatus?: (event: RunStatusEvent) => boolean;
+  /**
+   * How many subscribers this one listener serves (a shared subscription's members,
+   * src/server/shared-subscriptions.ts): what listenerCount counts for it. One by default.
+   */
+  members?: () => number;
 }
 
 export interface EventBus {
@@ -39,7 +44,7 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-type Listener = (payload: unknown) => void;
+type Listener = ((payload: unknown) => void) & { members?: () => number };
 
 /** Fans events out to this process's subscribers. */
 class LocalHub {
@@ -49,7 +54,9 @@ class LocalHub {
 
   constructor(private readonly logger: Logger) {}
 
-  on(topic: TopicName, fn: Listener): () => void {
+  on(topic: TopicName, fn: Listener, members?: () => number): () => void {
+    // Each subscribe passes a function of its own, so the weight belongs to that listener alone.
+    if (members) fn.members = members;
     return this.add(this.listeners, topic, fn);
   }
 
@@ -74,10 +81,13 @@ class LocalHub {
     }
   }
 
+  /** Subscribers, not listeners: a shared subscription's one listener counts for each of its members. */
   count(topic?: TopicName): number {
-    if (topic) return this.listeners.get(topic)?.size ?? 0;
     let n = 0;
-    for (const set of this.listeners.values()) n += set.size;
+    for (const [name, set] of this.listeners) {
+      if (topic && name !== topic) continue;
+      for (const fn of set) n += fn.members ? fn.members() : 1;
+    }
     return n;
   }
 }
@@ -104,7 +114,7 @@ export async function createEventBus(options: EventBusOptions): Promise<EventBus
     const subscribers = open.get(topic) ?? new Set();
     open.set(topic, subscribers);
     const iterator: BoundedIterator<Topics[K]> = new BoundedIterator<Topics[K]>((push) => {
-      const offs = [hub.on(topic, (p) => (!opts.filter || opts.filter(p as Topics[K]) ? push(p as Topics[K]) : undefined))];
+      const offs = [hub.on(topic, (p) => (!opts.filter || opts.filter(p as Topics[K]) ? push(p as Topics[K]) : undefined), opts.members)];
       // Watchers run after listeners: on the runStatus topic itself, the final event is queued before the end.
       const endOn = opts.endOnStatus;
       if (endOn) offs.push(hub.watch('runStatus', (p) => (endOn(p as RunStatusEvent) ? iterator.end() : undefined)));

@@ -6,6 +6,7 @@ import { TrainingMetricsRef } from '../runs/runs.graphql';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { TRACKING_API } from '../runs/write-guard';
 import { builder } from '../graphql/builder';
+import { shareSubscribers } from '../graphql/shared-subscription';
 import { TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import type { HistoryBucket } from './metrics.service';
 import { MAX_POINTS_PER_CALL, toBuckets } from './metrics.service';
@@ -131,5 +132,6 @@ builder.subscriptionField('metricsRecorded', (t) =>
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'metricsRecorded'),
     resolve: freshEvent,
+    extensions: shareSubscribers(),
   }),
 );

@@ -5,6 +5,7 @@ import { freshEvent, isFinalTransitionOf, subscribeForRun } from './run-subscrip
 import type { RunProgressEvent, RunStatusEvent } from '../events/topics';
 import { ReplayThenLive } from '../events/replay';
 import { builder } from '../graphql/builder';
+import { shareSubscribers } from '../graphql/shared-subscription';
 import { parseDate } from '../db/timestamps';
 import { TrainingRunNode, TrainingRunRef, TrainingStatusEnum } from './runs.graphql';
 import { isFinal, type TrainingStatus } from '../domain/status-machine';
@@ -82,6 +83,8 @@ builder.subscriptionFields((t) => ({
       return new ReplayThenLive(live, (after) => ctx.services.runs.statusEventsAfter(after, { runId, projectName }, REPLAY_PAGE), Number(args.afterEventId));
     },
     resolve: freshEvent,
+    // A replay (afterEventId) is this subscriber's own; live ones share one execution per event.
+    extensions: shareSubscribers({ unlessArgs: ['afterEventId'] }),
   }),
   runProgress: t.field({
     type: RunProgressRef,
@@ -89,5 +92,6 @@ builder.subscriptionFields((t) => ({
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'runProgress'),
     resolve: freshEvent,
+    extensions: shareSubscribers(),
   }),
 }));

@@ -14,6 +14,7 @@ import { publicError } from '../security/public-errors';
 import type { Redactor } from '../security/redact';
 import { guardOutbound, type OutboundGuard } from './outbound-guard';
 import { SendGate, setGate } from './send-gate';
+import { shareOverSocket } from './shared-subscriptions';
 import type { AtelierYoga } from './yoga';
 
 export interface GraphqlWsDeps {
@@ -132,6 +133,8 @@ export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, se
         const rootValue: Enveloped = { execute, subscribe };
         const contextValue = await contextFactory();
         setGate(contextValue, (ctx.extra.gate ??= new SendGate(UNSENT_EVENTS_PER_CONNECTION)));
+        // A shared subscription (shared-subscriptions.ts) writes its events' frames to the socket itself.
+        shareOverSocket(contextValue, id, ctx.extra.socket, () => guards.get(ctx.extra.socket)?.check());
         return {
           schema,
           operationName: params.operationName,

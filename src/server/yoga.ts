@@ -26,6 +26,7 @@ import { useSubscriptionQuota } from '../security/subscription-quota';
 import type { Redactor } from '../security/redact';
 import type { Services } from '../services';
 import { gateSubscriptions } from './send-gate';
+import type { SharedSubscriptions } from './shared-subscriptions';
 import { useSseOutboundGuard } from './sse-guard';
 import { yogaLogger } from './yoga-logger';
 
@@ -39,6 +40,8 @@ export interface YogaDeps {
   /** Whether Atelier runs without keys right now (the browser guard allows more then). */
   isOpen: () => Promise<boolean>;
   sessions: LiveSessions;
+  /** Subscribers with the same operation, variables and key share one execution per event. */
+  sharedSubscriptions?: SharedSubscriptions;
   redactor: Redactor;
   logger: Logger;
 }
@@ -54,7 +57,7 @@ function incoming(ctx: { req?: unknown; request?: unknown }): IncomingMessage | 
   return candidate && typeof candidate === 'object' && 'socket' in candidate ? (candidate as IncomingMessage) : undefined;
 }
 
-export function createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, redactor, logger }: YogaDeps) {
+export function createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, sharedSubscriptions, redactor, logger }: YogaDeps) {
   return createYoga({
     schema: gateSubscriptions(countResponseBytes(getSchema())),
     graphqlEndpoint: '/graphql',
@@ -98,6 +101,8 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
       useSseOutboundGuard(config.limits, logger),
       useLiveSessions(sessions),
       useRedactedErrors(redactor),
+      // Last: only subscriptions every plugin above let through are shared.
+      ...(sharedSubscriptions ? [sharedSubscriptions.plugin()] : []),
     ],
   });
 }

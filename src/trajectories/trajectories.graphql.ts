@@ -4,6 +4,7 @@ import type { Context } from '../context';
 import type { TrajectoriesRecordedEvent, TrajectoriesScoredEvent } from '../events/topics';
 import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
+import { shareSubscribers } from '../graphql/shared-subscription';
 import { OrderDirectionEnum } from '../graphql/inputs';
 import { jsonObject } from '../graphql/json-rules';
 import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
@@ -202,6 +203,7 @@ builder.subscriptionField('trajectoriesRecorded', (t) =>
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'trajectoriesRecorded'),
     resolve: freshEvent,
+    extensions: shareSubscribers(),
   }),
 );
 

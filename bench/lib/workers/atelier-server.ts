@@ -1,7 +1,7 @@
 // Worker: one real Atelier server (createApp, as main.ts starts it) on a given SQLite file, in a
 // process of its own so its CPU and resident memory are its own.
 import { createApp, type App } from '../../../src/app';
-import { makeConfig, parseDatabaseUrl } from '../../../src/config';
+import { makeConfig, parseDatabaseUrl, type LimitsConfig } from '../../../src/config';
 import type { TopicName } from '../../../src/events/topics';
 import { residentBytes } from '../machine';
 import { serveWorker } from '../worker';
@@ -9,8 +9,9 @@ import { serveWorker } from '../worker';
 let app: App | null = null;
 
 serveWorker({
-  async start(p: { databasePath: string }) {
-    app = await createApp(makeConfig({ port: 0, host: '127.0.0.1', logLevel: 'error', database: parseDatabaseUrl(`sqlite:${p.databasePath}`) }));
+  /** `limits` overrides defaults a scenario must set for itself (say, subscriptions per client address for a crowd). */
+  async start(p: { databasePath: string; limits?: Partial<LimitsConfig> }) {
+    app = await createApp(makeConfig({ port: 0, host: '127.0.0.1', logLevel: 'error', database: parseDatabaseUrl(`sqlite:${p.databasePath}`), limits: p.limits }));
     return { url: await app.start(0), pid: process.pid };
   },
   listeners(p: { topic: TopicName }) {
