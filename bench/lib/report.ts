@@ -89,8 +89,11 @@ real Atelier servers over loopback in processes of their own, and stops by itsel
 on the 2-core machine these figures come from. \`BENCH_CPU_PROF=<dir> npm run bench -- <scenario>\`
 also writes a V8 CPU profile of every process the scenario starts, for finding out why.
 
-Atelier's servers run as \`npm start\` runs them, through tsx. Where a target is missed, the scenario's
-section says why, from figures measured in the same run; the scenarios are not relaxed to meet them.
+Atelier's servers run as \`npm start\` runs them: bundled by esbuild (the options of \`npm run build:server\`)
+and run on plain Node, without tsx; so do the baselines and the load generators. (\`BENCH_CPU_PROF\`
+profiles of the bundles name the bundled functions, with line numbers of dist/bench/<worker>.mjs.)
+Where a target is missed, the scenario's section says why, from figures measured in the same run; the
+scenarios are not relaxed to meet them.
 `;
 
 /** Writes the report, replacing the given sections and keeping the others. */
