@@ -41,7 +41,7 @@ export function buildServices(config: Config, db: Database, events: EventBus, lo
     apiKeys: new ApiKeysService(db, { lastUsedWriteIntervalMs: config.auth.lastUsedWriteIntervalMs, logger }),
     runs,
     trajectories: new TrajectoriesService(db, events, new TrajectoriesRepo(db.reader, db.kind)),
-    metrics: new MetricsService(db, new MetricsRepo(db.reader), events),
+    metrics: new MetricsService(db, new MetricsRepo(db.reader, db.kind), events),
   };
   const pipelineDeps = createPipelineDeps(config, core, logger, redactor);
   runner = new PipelineRunner(pipelineDeps, db);
