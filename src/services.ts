@@ -40,8 +40,8 @@ export function buildServices(config: Config, db: Database, events: EventBus, lo
     events,
     apiKeys: new ApiKeysService(db, { lastUsedWriteIntervalMs: config.auth.lastUsedWriteIntervalMs, logger }),
     runs,
-    trajectories: new TrajectoriesService(db, events, new TrajectoriesRepo(db.reader)),
-    metrics: new MetricsService(db, new MetricsRepo(db.reader), events),
+    trajectories: new TrajectoriesService(db, events, new TrajectoriesRepo(db.reader, db.kind)),
+    metrics: new MetricsService(db, new MetricsRepo(db.reader, db.kind), events),
   };
   const pipelineDeps = createPipelineDeps(config, core, logger, redactor);
   runner = new PipelineRunner(pipelineDeps, db);

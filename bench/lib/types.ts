@@ -22,6 +22,8 @@ export interface ScenarioResult {
   status: 'measured' | 'unavailable';
   figures: Figure[];
   checks: RatioCheck[];
+  /** For a scenario without a target: the figure the summary shows in its place. */
+  headline?: { name: string; value: string };
   /** How it was measured, and for a missed target, why. */
   notes: string[];
 }

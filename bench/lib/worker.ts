@@ -1,6 +1,7 @@
 // Child processes for the benchmarks: a server, a load generator or a crowd of subscribers each run
-// in their own Node process (TypeScript through tsx), driven by a small request/reply protocol over
-// the IPC channel. Keeping them apart is what lets a measurement see one process's CPU or memory.
+// in their own Node process, driven by a small request/reply protocol over the IPC channel. Keeping
+// them apart is what lets a measurement see one process's CPU or memory. Workers run as `npm start`
+// runs Atelier: bundled by esbuild and run on plain Node (tsx only when asked, for comparison).
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -32,37 +33,50 @@ export function killAllWorkers(): void {
   live.clear();
 }
 
+const builds = new Map<string, Promise<string>>();
+
 /**
- * The worker compiled to one JavaScript file (its npm dependencies left as imports), for running on
- * plain Node without tsx. It is written under node_modules/.cache so those imports resolve.
+ * The worker compiled to one JavaScript file with the options `npm run build:server` bundles
+ * src/main.ts with (its npm dependencies left as imports), for running on plain Node as `npm start`
+ * does. It is written to dist/bench/ of this checkout, so those imports resolve from its
+ * node_modules and checkouts running benchmarks at once do not overwrite each other's bundles; each
+ * worker is built once per benchmark run.
  */
-async function compiledWorker(name: string): Promise<string> {
-  const { build } = await import('esbuild');
-  const outfile = fileURLToPath(new URL(`../../node_modules/.cache/atelier-bench/${name}.mjs`, import.meta.url));
-  await build({
-    entryPoints: [fileURLToPath(new URL(`./workers/${name}.ts`, import.meta.url))],
-    outfile,
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-  return outfile;
+function compiledWorker(name: string): Promise<string> {
+  let built = builds.get(name);
+  if (!built) {
+    built = (async () => {
+      const { build } = await import('esbuild');
+      const outfile = fileURLToPath(new URL(`../../dist/bench/${name}.mjs`, import.meta.url));
+      await build({
+        entryPoints: [fileURLToPath(new URL(`./workers/${name}.ts`, import.meta.url))],
+        outfile,
+        bundle: true,
+        packages: 'external',
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        logLevel: 'warning',
+      });
+      return outfile;
+    })();
+    builds.set(name, built);
+    built.catch(() => builds.delete(name));
+  }
+  return built;
 }
 
 /**
- * Starts bench/lib/workers/<name>.ts in its own process and waits until it is ready: through tsx,
- * as `npm start` runs Atelier, or with `compiled`, bundled by esbuild and run on plain Node. With
- * BENCH_CPU_PROF=<dir> in the environment, every worker writes V8 CPU profiles (one per thread) to
- * <dir>/<name>/ on exit.
+ * Starts bench/lib/workers/<name>.ts in its own process and waits until it is ready: bundled by
+ * esbuild and run on plain Node, as `npm start` runs Atelier, or with `tsx`, through tsx as
+ * `npm run dev` runs it. With BENCH_CPU_PROF=<dir> in the environment, every worker writes V8 CPU
+ * profiles (one per thread) to <dir>/<name>/ on exit.
  */
-export async function startWorker(name: string, options: { exposeGc?: boolean; compiled?: boolean; env?: Record<string, string> } = {}): Promise<Worker> {
-  const entry = options.compiled ? await compiledWorker(name) : fileURLToPath(new URL(`./workers/${name}.ts`, import.meta.url));
+export async function startWorker(name: string, options: { exposeGc?: boolean; tsx?: boolean; env?: Record<string, string> } = {}): Promise<Worker> {
+  const entry = options.tsx ? fileURLToPath(new URL(`./workers/${name}.ts`, import.meta.url)) : await compiledWorker(name);
   const profileDir = process.env.BENCH_CPU_PROF;
   const execArgv = [
-    ...(options.compiled ? [] : ['--import', 'tsx']),
+    ...(options.tsx ? ['--import', 'tsx'] : []),
     ...(options.exposeGc ? ['--expose-gc'] : []),
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${name}`] : []),
   ];

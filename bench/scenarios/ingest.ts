@@ -16,7 +16,7 @@ const ROUNDS = 7;
 const BATCH = 500;
 const BATCHES_PER_ROUND = 16;
 const MESSAGE_BYTES = 2048;
-const TARGET = 0.3;
+const TARGET = 0.5;
 
 const RECORD = `mutation($runId: ID!, $trajectories: [TrajectoryInput!]!) {
   recordTrajectories(runId: $runId, trajectories: $trajectories) { __typename ... on RecordTrajectoriesPayload { recorded } ... on Error { message } }

@@ -1,8 +1,10 @@
 // Keyset (seek) pagination: a page is found by seeking the index to the cursor's (sort value, id)
 // position, never by OFFSET, so a page deep in a million rows costs what the first page costs.
 // Nullable sort keys put NULLs last in either direction; the non-null and NULL parts are read as
-// two index ranges, one after the other, so each stays a plain range scan.
-import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+// two index ranges, one after the other, so each stays a plain range scan. The statements are plain
+// SQL (db/rows.ts): their text depends on the page's shape only, so each shape is prepared once.
+import type { ObjectLiteral } from 'typeorm';
+import { SqlParams, type RowReader } from './rows';
 
 export interface Position {
   value: number | string | null;
@@ -38,19 +40,23 @@ export interface Page<T> {
   hasPreviousPage: boolean;
 }
 
+/** What a page reads from: rows of one table under the alias the expressions use, and the page's filter. */
+export interface KeysetSource<T> {
+  rows: RowReader<T>;
+  alias: string;
+  /** The filter's conditions (ANDed), their values added to `params` in the order they appear. */
+  where(params: SqlParams): string[];
+}
+
 type Segment = { nulls: boolean; from?: Position; reverse: boolean };
 
-export async function keysetPage<T extends ObjectLiteral>(
-  base: () => SelectQueryBuilder<T>,
-  sort: SortSpec,
-  window: PageWindow,
-): Promise<Page<T>> {
+export async function keysetPage<T extends ObjectLiteral>(source: KeysetSource<T>, sort: SortSpec, window: PageWindow): Promise<Page<T>> {
   const segments = plan(sort, window);
   const want = window.limit + 1;
   const rows: T[] = [];
   for (const seg of segments) {
     if (rows.length >= want) break;
-    rows.push(...(await readSegment(base(), sort, seg, want - rows.length)));
+    rows.push(...(await readSegment(source, sort, seg, want - rows.length)));
   }
   const more = rows.length > window.limit;
   const page = rows.slice(0, window.limit);
@@ -81,21 +87,24 @@ function plan(sort: SortSpec, w: PageWindow): Segment[] {
   ];
 }
 
-async function readSegment<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, sort: SortSpec, seg: Segment, limit: number): Promise<T[]> {
+async function readSegment<T extends ObjectLiteral>(source: KeysetSource<T>, sort: SortSpec, seg: Segment, limit: number): Promise<T[]> {
   // Reading direction: the display direction, flipped when reading backwards.
   const desc = sort.desc !== seg.reverse;
   const cmp = desc ? '<' : '>';
   const dir = desc ? 'DESC' : 'ASC';
+  const params = new SqlParams(source.rows.kind);
+  const where = source.where(params);
+  let order: string;
   if (seg.nulls) {
-    qb.andWhere(`${sort.expr} IS NULL`);
-    if (seg.from) qb.andWhere(`${sort.idExpr} ${cmp} :keysetId`, { keysetId: seg.from.id });
-    qb.orderBy(sort.idExpr, dir);
+    where.push(`${sort.expr} IS NULL`);
+    if (seg.from) where.push(`${sort.idExpr} ${cmp} ${params.add(seg.from.id)}`);
+    order = `${sort.idExpr} ${dir}`;
   } else {
-    if (sort.nullable) qb.andWhere(`${sort.expr} IS NOT NULL`);
-    if (seg.from) {
-      qb.andWhere(`(${sort.expr}, ${sort.idExpr}) ${cmp} (:keysetValue, :keysetId)`, { keysetValue: seg.from.value, keysetId: seg.from.id });
-    }
-    qb.orderBy(sort.expr, dir).addOrderBy(sort.idExpr, dir);
+    if (sort.nullable) where.push(`${sort.expr} IS NOT NULL`);
+    if (seg.from) where.push(`(${sort.expr}, ${sort.idExpr}) ${cmp} (${params.add(seg.from.value)}, ${params.add(seg.from.id)})`);
+    order = `${sort.expr} ${dir}, ${sort.idExpr} ${dir}`;
   }
-  return qb.limit(limit).getMany();
+  const { rows, alias } = source;
+  const sql = `SELECT ${rows.columns(alias)} FROM ${rows.table} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${Math.trunc(limit)}`;
+  return rows.all(sql, params.values);
 }

@@ -75,17 +75,36 @@ export function pageWindow(args: ConnectionArgs, shape: CursorShape): PageWindow
   };
 }
 
-/** A Relay connection from a keyset page; totalCount is computed only when asked for. */
+/** An edge whose cursor is encoded only when a client asks for it (a dashboard listing runs asks for none). */
+class Edge<N> {
+  constructor(
+    readonly node: N,
+    private readonly position: Position,
+    private readonly encode: (pos: Position) => string,
+  ) {}
+
+  get cursor(): string {
+    return this.encode(this.position);
+  }
+}
+
+/** A Relay connection from a keyset page; cursors and totalCount are computed only when asked for. */
 export function toConnection<N>(page: Page<Positioned<N>>, shape: CursorShape, totalCount: () => Promise<number>) {
-  const encode = cursorEncoder(shape);
-  const edges = page.rows.map((row) => ({ cursor: encode(row.position), node: row.node }));
+  let encoder: ((pos: Position) => string) | undefined;
+  // The query's fingerprint (a SHA-256) is computed once, and only if some cursor is asked for.
+  const encode = (pos: Position) => (encoder ??= cursorEncoder(shape))(pos);
+  const edges: Array<{ readonly cursor: string; readonly node: N }> = page.rows.map((row) => new Edge(row.node, row.position, encode));
   return {
     edges,
     pageInfo: {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: page.hasPreviousPage,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
+      get startCursor() {
+        return edges[0]?.cursor ?? null;
+      },
+      get endCursor() {
+        return edges[edges.length - 1]?.cursor ?? null;
+      },
     },
     totalCount,
   };

@@ -1,13 +1,24 @@
 // Queries over metric history and the reward statistics it is computed from.
 import { In, type DataSource, type EntityManager } from 'typeorm';
+import type { DbKind } from '../db/data-source';
 import { GradientStepEntity, MetricPointEntity, TrajectoryEntity, type GradientStepRow, type MetricPointRow } from '../db/entities';
+import { rowReader, SqlParams, type RowReader } from '../db/rows';
 import { rewardStats, type RewardStats } from '../domain/reward-stats';
 
 export class MetricsRepo {
-  constructor(private readonly ds: DataSource) {}
+  private readonly points: RowReader<MetricPointRow>;
 
+  constructor(
+    private readonly ds: DataSource,
+    private readonly kind: DbKind,
+  ) {
+    this.points = rowReader(ds, kind, MetricPointEntity);
+  }
+
+  /** A run's whole history (10,000s of rows for long runs: plain SQL, see db/rows.ts). */
   history(runId: number): Promise<MetricPointRow[]> {
-    return this.ds.getRepository(MetricPointEntity).find({ where: { runId }, order: { step: 'ASC' } });
+    const p = new SqlParams(this.kind);
+    return this.points.all(`SELECT ${this.points.columns('m')} FROM ${this.points.table} m WHERE m.run_id = ${p.add(runId)} ORDER BY m.step ASC`, p.values);
   }
 
   gradientSteps(runId: number, step: number | null): Promise<GradientStepRow[]> {
@@ -21,8 +32,10 @@ export class MetricsRepo {
     return this.ds.getRepository(MetricPointEntity).find({ where: { runId, step: In(steps) }, order: { step: 'ASC' } });
   }
 
-  historyForRuns(runIds: readonly number[]): Promise<MetricPointRow[]> {
-    return this.ds.getRepository(MetricPointEntity).find({ where: { runId: In([...runIds]) }, order: { runId: 'ASC', step: 'ASC' } });
+  async historyForRuns(runIds: readonly number[]): Promise<MetricPointRow[]> {
+    if (runIds.length === 0) return [];
+    const p = new SqlParams(this.kind);
+    return this.points.all(`SELECT ${this.points.columns('m')} FROM ${this.points.table} m WHERE m.run_id IN (${p.list(runIds)}) ORDER BY m.run_id ASC, m.step ASC`, p.values);
   }
 }
 

@@ -1,11 +1,12 @@
 // Every SQL statement on training_runs, with the queries over their status transitions and task
 // inputs. Reads go through RunsRepo (the read connection); writes are functions that take the
 // write transaction's EntityManager, so callers keep their own transaction and write guard.
-import { In, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import type { DbKind } from '../db/data-source';
 import { StatusTransitionEntity, TaskInputEntity, TrainingRunEntity, type StatusTransitionRow, type TaskInputRow, type TrainingRunRow } from '../db/entities';
 import { toStoredDate } from '../db/timestamps';
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
+import { rowReader, SqlParams, type RowReader } from '../db/rows';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type TrainingStatus } from '../domain/status-machine';
 import { EMPTY_METRICS, type TrainingMetrics } from '../domain/training-metrics';
 import type { RunStatusEvent } from '../events/topics';
@@ -43,39 +44,49 @@ function escapeLike(text: string): string {
 }
 
 export class RunsRepo {
+  private readonly runs: RowReader<TrainingRunRow>;
+
   constructor(
     private readonly ds: DataSource,
     private readonly kind: DbKind,
-  ) {}
+  ) {
+    this.runs = rowReader(ds, kind, TrainingRunEntity);
+  }
 
-  private filtered(filter: RunFilter): SelectQueryBuilder<TrainingRunRow> {
-    const qb = this.ds.getRepository(TrainingRunEntity).createQueryBuilder('r');
-    if (filter.status?.length) qb.andWhere('r.status IN (:...statuses)', { statuses: filter.status });
-    if (filter.projectName != null) qb.andWhere('r.project_name = :projectName', { projectName: filter.projectName });
-    if (filter.modelName != null) qb.andWhere('r.model_name = :modelName', { modelName: filter.modelName });
-    if (filter.createdAfter) qb.andWhere('r.created_at > :createdAfter', { createdAfter: toStoredDate(filter.createdAfter) });
-    if (filter.createdBefore) qb.andWhere('r.created_at < :createdBefore', { createdBefore: toStoredDate(filter.createdBefore) });
-    if (filter.taskDescriptionContains) {
-      const like = this.kind === 'postgres' ? 'ILIKE' : 'LIKE';
-      qb.andWhere(`r.task_description ${like} :taskText ESCAPE '\\'`, { taskText: `%${escapeLike(filter.taskDescriptionContains)}%` });
-    }
-    if (filter.avgRewardMin != null) qb.andWhere('r.avg_reward >= :avgRewardMin', { avgRewardMin: filter.avgRewardMin });
-    if (filter.avgRewardMax != null) qb.andWhere('r.avg_reward <= :avgRewardMax', { avgRewardMax: filter.avgRewardMax });
-    return qb;
+  /** The filter's conditions on alias `r`. */
+  private where(filter: RunFilter): (p: SqlParams) => string[] {
+    return (p) => {
+      const c: string[] = [];
+      if (filter.status?.length) c.push(`r.status IN (${p.list(filter.status)})`);
+      if (filter.projectName != null) c.push(`r.project_name = ${p.add(filter.projectName)}`);
+      if (filter.modelName != null) c.push(`r.model_name = ${p.add(filter.modelName)}`);
+      if (filter.createdAfter) c.push(`r.created_at > ${p.add(toStoredDate(filter.createdAfter))}`);
+      if (filter.createdBefore) c.push(`r.created_at < ${p.add(toStoredDate(filter.createdBefore))}`);
+      if (filter.taskDescriptionContains) {
+        const like = this.kind === 'postgres' ? 'ILIKE' : 'LIKE';
+        c.push(`r.task_description ${like} ${p.add(`%${escapeLike(filter.taskDescriptionContains)}%`)} ESCAPE '\\'`);
+      }
+      if (filter.avgRewardMin != null) c.push(`r.avg_reward >= ${p.add(filter.avgRewardMin)}`);
+      if (filter.avgRewardMax != null) c.push(`r.avg_reward <= ${p.add(filter.avgRewardMax)}`);
+      return c;
+    };
   }
 
   page(filter: RunFilter, order: RunOrder, window: PageWindow): Promise<Page<TrainingRunRow>> {
     const sort = SORT_EXPR[order.field];
-    return keysetPage(() => this.filtered(filter), { ...sort, idExpr: 'r.id', desc: order.desc }, window);
+    return keysetPage({ rows: this.runs, alias: 'r', where: this.where(filter) }, { ...sort, idExpr: 'r.id', desc: order.desc }, window);
   }
 
   count(filter: RunFilter): Promise<number> {
-    return this.filtered(filter).getCount();
+    const p = new SqlParams(this.kind);
+    const where = this.where(filter)(p);
+    return this.runs.count(`SELECT COUNT(1) AS n FROM ${this.runs.table} r${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, p.values);
   }
 
   async findByIds(ids: readonly number[]): Promise<TrainingRunRow[]> {
     if (ids.length === 0) return [];
-    return this.ds.getRepository(TrainingRunEntity).findBy({ id: In([...ids]) });
+    const p = new SqlParams(this.kind);
+    return this.runs.all(`SELECT ${this.runs.columns('r')} FROM ${this.runs.table} r WHERE r.id IN (${p.list(ids)})`, p.values);
   }
 
   findByUuid(uuid: string): Promise<TrainingRunRow | null> {

@@ -1,10 +1,11 @@
 // Queries over trajectories: keyset pages of one run's trajectories, loads by id, and the insert
 // that recording uses inside its write transaction.
 import type BetterSqlite3 from 'better-sqlite3';
-import { In, type DataSource, type EntityManager, type EntityMetadata, type SelectQueryBuilder } from 'typeorm';
+import { In, type DataSource, type EntityManager, type EntityMetadata } from 'typeorm';
 import type { DbKind } from '../db/data-source';
 import { TrajectoryEntity, type TrajectoryRow } from '../db/entities';
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
+import { rowReader, SqlParams, type RowReader } from '../db/rows';
 
 export interface TrajectoryFilter {
   step?: number | null;
@@ -26,24 +27,35 @@ const SORT_EXPR: Record<TrajectoryOrderField, { expr: string; nullable: boolean 
 };
 
 export class TrajectoriesRepo {
-  constructor(private readonly ds: DataSource) {}
+  private readonly rows: RowReader<TrajectoryRow>;
 
-  private filtered(runId: number, filter: TrajectoryFilter): SelectQueryBuilder<TrajectoryRow> {
-    const qb = this.ds.getRepository(TrajectoryEntity).createQueryBuilder('t').where('t.run_id = :runId', { runId });
-    if (filter.step != null) qb.andWhere('t.step = :step', { step: filter.step });
-    if (filter.rewardMin != null) qb.andWhere('t.reward >= :rewardMin', { rewardMin: filter.rewardMin });
-    if (filter.rewardMax != null) qb.andWhere('t.reward <= :rewardMax', { rewardMax: filter.rewardMax });
-    if (filter.hasReward === true) qb.andWhere('t.reward IS NOT NULL');
-    if (filter.hasReward === false) qb.andWhere('t.reward IS NULL');
-    return qb;
+  constructor(
+    private readonly ds: DataSource,
+    private readonly kind: DbKind,
+  ) {
+    this.rows = rowReader(ds, kind, TrajectoryEntity);
+  }
+
+  /** The run and filter's conditions on alias `t`. */
+  private where(runId: number, filter: TrajectoryFilter): (p: SqlParams) => string[] {
+    return (p) => {
+      const c = [`t.run_id = ${p.add(runId)}`];
+      if (filter.step != null) c.push(`t.step = ${p.add(filter.step)}`);
+      if (filter.rewardMin != null) c.push(`t.reward >= ${p.add(filter.rewardMin)}`);
+      if (filter.rewardMax != null) c.push(`t.reward <= ${p.add(filter.rewardMax)}`);
+      if (filter.hasReward === true) c.push('t.reward IS NOT NULL');
+      if (filter.hasReward === false) c.push('t.reward IS NULL');
+      return c;
+    };
   }
 
   page(runId: number, filter: TrajectoryFilter, order: TrajectoryOrder, window: PageWindow): Promise<Page<TrajectoryRow>> {
-    return keysetPage(() => this.filtered(runId, filter), { ...SORT_EXPR[order.field], idExpr: 't.id', desc: order.desc }, window);
+    return keysetPage({ rows: this.rows, alias: 't', where: this.where(runId, filter) }, { ...SORT_EXPR[order.field], idExpr: 't.id', desc: order.desc }, window);
   }
 
   count(runId: number, filter: TrajectoryFilter): Promise<number> {
-    return this.filtered(runId, filter).getCount();
+    const p = new SqlParams(this.kind);
+    return this.rows.count(`SELECT COUNT(1) AS n FROM ${this.rows.table} t WHERE ${this.where(runId, filter)(p).join(' AND ')}`, p.values);
   }
 
   /** A step's trajectories in the order they were stored, raw choices included (the pipeline's working set). */
@@ -57,7 +69,8 @@ export class TrajectoriesRepo {
 
   async findByIds(ids: readonly number[]): Promise<TrajectoryRow[]> {
     if (ids.length === 0) return [];
-    return this.ds.getRepository(TrajectoryEntity).findBy({ id: In([...ids]) });
+    const p = new SqlParams(this.kind);
+    return this.rows.all(`SELECT ${this.rows.columns('t')} FROM ${this.rows.table} t WHERE t.id IN (${p.list(ids)})`, p.values);
   }
 }
 

@@ -1,0 +1,141 @@
+// Worker: the read scenario's baseline for the dashboard query, a minimal graphql-yoga server (yoga's
+// defaults, on node:http like Atelier) answering the same `runs(first:)` selection from raw
+// better-sqlite3 prepared statements: no ORM, no plugins, no auth, no limits. It does the work the
+// answer needs and nothing more: a keyset page (first + 1 rows, newest first) and a count, global ids,
+// the status enum, metrics parsed from their JSON text, dates as ISO strings.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import BetterSqlite3 from 'better-sqlite3';
+import { createSchema, createYoga } from 'graphql-yoga';
+import { encodeGlobalId } from '../../../src/graphql/global-id';
+import { serveWorker } from '../worker';
+
+const typeDefs = /* GraphQL */ `
+  type Query {
+    runs(first: Int): TrainingRunConnection!
+  }
+  type TrainingRunConnection {
+    totalCount: Int!
+    edges: [TrainingRunEdge!]!
+    pageInfo: PageInfo!
+  }
+  type PageInfo {
+    hasNextPage: Boolean!
+  }
+  type TrainingRunEdge {
+    cursor: String!
+    node: TrainingRun!
+  }
+  enum TrainingStatus {
+    PENDING
+    GENERATING
+    COLLECTING
+    SCORING
+    TRAINING
+    COMPLETED
+    FAILED
+    CANCELLED
+  }
+  type TrainingRun {
+    id: ID!
+    status: TrainingStatus!
+    projectName: String!
+    modelName: String!
+    createdAt: String!
+    startedAt: String
+    metrics: TrainingMetrics
+  }
+  type TrainingMetrics {
+    totalTrajectories: Int!
+    avgReward: Float
+    minReward: Float
+    maxReward: Float
+    trainingLoss: Float
+    epoch: Int!
+    step: Int!
+  }
+`;
+
+interface RunRow {
+  id: number;
+  status: string;
+  project_name: string;
+  model_name: string;
+  created_at: string;
+  started_at: string | null;
+  metrics: string | null;
+}
+
+const num = (v: unknown) => (typeof v === 'number' ? v : null);
+const iso = (text: string) => new Date(text).toISOString();
+
+function metrics(text: string | null) {
+  if (!text) return null;
+  const o = JSON.parse(text) as Record<string, unknown>;
+  return {
+    totalTrajectories: num(o.total_trajectories) ?? 0,
+    avgReward: num(o.avg_reward),
+    minReward: num(o.min_reward),
+    maxReward: num(o.max_reward),
+    trainingLoss: num(o.training_loss),
+    epoch: num(o.epoch) ?? 0,
+    step: num(o.step) ?? 0,
+  };
+}
+
+let db: BetterSqlite3.Database | null = null;
+let server: ReturnType<typeof createServer> | null = null;
+let yoga: ReturnType<typeof createYoga> | null = null;
+
+serveWorker({
+  async start(p: { databasePath: string }) {
+    db = new BetterSqlite3(p.databasePath, { readonly: true });
+    const page = db.prepare('SELECT id, status, project_name, model_name, created_at, started_at, metrics FROM training_runs ORDER BY created_at DESC, id DESC LIMIT ?');
+    const count = db.prepare('SELECT COUNT(1) AS n FROM training_runs');
+    yoga = createYoga({
+      schema: createSchema({
+        typeDefs,
+        resolvers: {
+          TrainingStatus: { PENDING: 'pending', GENERATING: 'generating', COLLECTING: 'collecting', SCORING: 'scoring', TRAINING: 'training', COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled' },
+          Query: {
+            runs: (_root: unknown, args: { first?: number | null }) => {
+              const first = args.first ?? 20;
+              const rows = page.all(first + 1) as RunRow[];
+              return {
+                edges: rows.slice(0, first).map((r) => ({
+                  node: {
+                    id: encodeGlobalId('TrainingRun', r.id),
+                    status: r.status,
+                    projectName: r.project_name,
+                    modelName: r.model_name,
+                    createdAt: iso(r.created_at),
+                    startedAt: r.started_at === null ? null : iso(r.started_at),
+                    metrics: metrics(r.metrics),
+                  },
+                  dbId: r.id,
+                })),
+                pageInfo: { hasNextPage: rows.length > first },
+                totalCount: () => (count.get() as { n: number }).n,
+              };
+            },
+          },
+          TrainingRunEdge: { cursor: (e: { dbId: number }) => Buffer.from(String(e.dbId)).toString('base64url') },
+        },
+      }),
+      graphqlEndpoint: '/graphql',
+      landingPage: false,
+      logging: false,
+    });
+    server = createServer(yoga);
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pid: process.pid };
+  },
+  async close() {
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+    }
+    await yoga?.dispose();
+    db?.close();
+  },
+});
