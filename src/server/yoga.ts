@@ -60,12 +60,14 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/health',
     landingPage: false,
-    // HTTP and SSE carry credentials in the Authorization header; graphql-ws in connectionParams (see onSubscribe).
-    context: async (ctx: { request?: Request; req?: unknown; connectionParams?: Record<string, unknown> }) => {
+    // HTTP and SSE carry credentials in the Authorization header; graphql-ws in connectionParams, or
+    // per operation in the subscribe message's extensions.headers (ws.ts passes them as operationHeaders).
+    context: async (ctx: { request?: Request; req?: unknown; connectionParams?: Record<string, unknown>; operationHeaders?: unknown }) => {
       const credentials: Credentials = {
         // A graphql-ws upgrade request is Node's IncomingMessage, not a Fetch Request: it authenticates by connectionParams.
         authorization: typeof ctx.request?.headers?.get === 'function' ? ctx.request.headers.get('authorization') : null,
         connectionParams: ctx.connectionParams,
+        operationHeaders: ctx.operationHeaders,
         address: incoming(ctx)?.socket?.remoteAddress,
       };
       return createContext(services, await authenticate(credentials));
