@@ -27,6 +27,7 @@ import type { Redactor } from '../security/redact';
 import type { Services } from '../services';
 import { gateSubscriptions } from './send-gate';
 import { useSseOutboundGuard } from './sse-guard';
+import { useSseResume } from './sse-resume';
 import { yogaLogger } from './yoga-logger';
 
 export interface YogaDeps {
@@ -98,6 +99,7 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
       // Last of the refusals, so a subscription refused above never holds a slot.
       useSubscriptionQuota(config.limits.maxSubscriptionsPerKey),
       useSseOutboundGuard(config.limits, logger),
+      useSseResume(),
       useLiveSessions(sessions),
       useRedactedErrors(redactor),
     ],
