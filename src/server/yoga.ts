@@ -28,6 +28,7 @@ import type { Services } from '../services';
 import { gateSubscriptions } from './send-gate';
 import { useSseOutboundGuard } from './sse-guard';
 import { useSseResume } from './sse-resume';
+import { useSseSingleConnection } from './sse-single-connection';
 import { yogaLogger } from './yoga-logger';
 
 export interface YogaDeps {
@@ -102,6 +103,8 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
       useSseResume(),
       useLiveSessions(sessions),
       useRedactedErrors(redactor),
+      // graphql-sse's single connection mode; last, so the guards above see its requests first.
+      useSseSingleConnection({ endpoint: '/graphql', authenticate, sessions, limits: config.limits, redactor, logger }),
     ],
   });
 }
