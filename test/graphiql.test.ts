@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { GRAPHIQL_DEFAULT_QUERY } from '../src/graphql/example-operations';
 import { browserAvailability, isExternal, launchBrowser } from './helpers/browser';
 import { createRun } from './helpers/builders';
-import { useTestServer } from './helpers/server';
+import { expectResult } from './helpers/results';
+import { bearer, useTestServer } from './helpers/server';
+import { CreateRun, TransitionRun } from './operations';
 
 const s = useTestServer();
 
@@ -88,6 +90,62 @@ describe('GraphiQL in a real browser', () => {
       console.log(`GraphiQL screenshot: ${screenshot}`);
 
       expect(browser.externalRequests, `GraphiQL tried to reach outside the machine:\n${browser.externalRequests.join('\n')}`).toEqual([]);
+      expect(browser.pageErrors, `GraphiQL threw in the page:\n${browser.pageErrors.join('\n')}`).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+// Issue #12 item 4: GraphiQL runs subscriptions over graphql-ws and sends its Headers tab in each
+// subscribe message's extensions.headers (connection_init carries `{}`), so with keys required a
+// subscription typed in GraphiQL must be authenticated by that header.
+describe('GraphiQL subscriptions when keys are required', () => {
+  const keyed = useTestServer({ keys: { reader: 'read', writer: 'write' } });
+  const title = unavailable
+    ? `SKIPPED, browser unavailable: ${unavailable}`
+    : 'a runStatusChanged subscription with the key in the Headers tab shows the transition made through the API';
+
+  it.skipIf(unavailable !== null)(title, async () => {
+    const made = await keyed.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'graphiql-keys', taskDescription: 't' } }, bearer(keyed.keys.writer));
+    const runId = expectResult(made.createTrainingRun, 'CreateTrainingRunPayload').run.id;
+    const browser = await launchBrowser(playwright!);
+    // What GraphiQL actually sends over the WebSocket, for the assertions below and for anyone debugging.
+    const sent: string[] = [];
+    browser.page.on('websocket', (ws) => ws.on('framesent', (frame) => sent.push(String(frame.payload))));
+    try {
+      const { page } = browser;
+      const query = `subscription { runStatusChanged(runId: "${runId}") { eventId from to run { id } } }`;
+      const response = await page.goto(`${keyed.graphqlUrl}?query=${encodeURIComponent(query)}`, { waitUntil: 'load', timeout: 20_000 });
+      expect(response?.status()).toBe(200);
+      await expect.poll(async () => ((await page.locator('.graphiql-query-editor').count()) ? page.locator('.graphiql-query-editor').first().innerText() : ''), { timeout: 15_000 }).toContain('runStatusChanged');
+
+      // Type the key into the Headers tab, as a person would (insertText: Monaco would auto-close typed quotes and braces).
+      await page.locator('button[data-name="headers"]').click();
+      const headersEditor = page.locator('.monaco-editor[data-uri$="-request-headers.json"]');
+      await headersEditor.click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.insertText(`{"Authorization": "Bearer ${keyed.keys.reader}"}`);
+      await expect.poll(() => headersEditor.innerText(), { timeout: 5_000 }).toContain(keyed.keys.reader);
+
+      await page.locator('.graphiql-execute-button').first().click();
+      const resultPane = page.locator('.graphiql-response').first();
+      // Live once the server tracks it under the key; a refusal shows in the result pane instead.
+      await expect.poll(async () => keyed.app.sessions.count() > 0 || (await resultPane.innerText()).includes('errors'), { timeout: 15_000 }).toBe(true);
+      expect(await resultPane.innerText()).not.toContain('UNAUTHENTICATED');
+
+      await keyed.gql(TransitionRun, { runId, to: 'GENERATING' }, bearer(keyed.keys.writer));
+      await expect.poll(() => resultPane.innerText(), { timeout: 15_000 }).toContain('"GENERATING"');
+      const result = await resultPane.innerText();
+      expect(result).toContain('"PENDING"');
+      expect(result).not.toContain('"errors"');
+
+      // The evidence: connection_init carries no credentials; the subscribe message carries the Headers tab.
+      const messages = sent.map((m) => JSON.parse(m) as { type: string; payload?: { extensions?: { headers?: Record<string, string> } } });
+      expect(messages.find((m) => m.type === 'connection_init')?.payload).toEqual({});
+      expect(messages.find((m) => m.type === 'subscribe')?.payload?.extensions?.headers).toEqual({ Authorization: `Bearer ${keyed.keys.reader}` });
+
+      expect(browser.externalRequests).toEqual([]);
       expect(browser.pageErrors, `GraphiQL threw in the page:\n${browser.pageErrors.join('\n')}`).toEqual([]);
     } finally {
       await browser.close();

@@ -27,8 +27,9 @@ export function corsPolicy(origins: Origins) {
     if (!origin || !isAllowedOrigin(origin, origins)) return false as const;
     return {
       origin: [origin],
-      methods: ['GET', 'POST', 'OPTIONS'],
-      allowedHeaders: ['authorization', 'content-type', 'accept'],
+      // PUT, DELETE and the stream token: graphql-sse's single connection mode; last-event-id: SSE resume.
+      methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['authorization', 'content-type', 'accept', 'last-event-id', 'x-graphql-event-stream-token'],
       exposedHeaders: ['retry-after'],
       credentials: false,
       maxAge: 600,

@@ -151,6 +151,8 @@ export class SharedSubscriptions {
     const { schema, document, operationName, variableValues, contextValue } = args;
     const identity = this.options.identity(contextValue);
     if (identity === null) return null;
+    // An SSE reconnect resumes after its Last-Event-ID (sse-resume.ts): it replays first, so it runs alone.
+    if (lastEventIdOf(contextValue)) return null;
     const operation = getOperationAST(document, operationName);
     if (!operation || operation.operation !== 'subscription') return null;
     const [selection, ...more] = operation.selectionSet.selections;
@@ -520,4 +522,12 @@ class Member {
     };
     return iterator;
   }
+}
+
+/** The Last-Event-ID an HTTP (SSE) request carries, if any; graphql-ws contexts have no request. */
+function lastEventIdOf(context: unknown): string | null {
+  const request = typeof context === 'object' && context !== null && 'request' in context ? (context as { request?: unknown }).request : null;
+  const headers = typeof request === 'object' && request !== null && 'headers' in request ? (request as { headers?: unknown }).headers : null;
+  if (typeof headers !== 'object' || headers === null || typeof (headers as Headers).get !== 'function') return null;
+  return (headers as Headers).get('last-event-id');
 }

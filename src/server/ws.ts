@@ -105,6 +105,8 @@ export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, se
           req: ctx.extra.request,
           socket: ctx.extra.socket,
           connectionParams: ctx.connectionParams,
+          // GraphiQL sends its Headers tab here; used when connectionParams carry no credentials (authenticate.ts).
+          operationHeaders: params.extensions?.headers,
           params,
         });
         // Hostile input answers with errors, never with a closed socket: parse and validate may throw.

@@ -28,6 +28,8 @@ import type { Services } from '../services';
 import { gateSubscriptions } from './send-gate';
 import type { SharedSubscriptions } from './shared-subscriptions';
 import { useSseOutboundGuard } from './sse-guard';
+import { useSseResume } from './sse-resume';
+import { useSseSingleConnection } from './sse-single-connection';
 import { yogaLogger } from './yoga-logger';
 
 export interface YogaDeps {
@@ -63,12 +65,14 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/health',
     landingPage: false,
-    // HTTP and SSE carry credentials in the Authorization header; graphql-ws in connectionParams (see onSubscribe).
-    context: async (ctx: { request?: Request; req?: unknown; connectionParams?: Record<string, unknown> }) => {
+    // HTTP and SSE carry credentials in the Authorization header; graphql-ws in connectionParams, or
+    // per operation in the subscribe message's extensions.headers (ws.ts passes them as operationHeaders).
+    context: async (ctx: { request?: Request; req?: unknown; connectionParams?: Record<string, unknown>; operationHeaders?: unknown }) => {
       const credentials: Credentials = {
         // A graphql-ws upgrade request is Node's IncomingMessage, not a Fetch Request: it authenticates by connectionParams.
         authorization: typeof ctx.request?.headers?.get === 'function' ? ctx.request.headers.get('authorization') : null,
         connectionParams: ctx.connectionParams,
+        operationHeaders: ctx.operationHeaders,
         address: incoming(ctx)?.socket?.remoteAddress,
       };
       return createContext(services, await authenticate(credentials));
@@ -99,8 +103,11 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
       // Last of the refusals, so a subscription refused above never holds a slot.
       useSubscriptionQuota(config.limits.maxSubscriptionsPerKey),
       useSseOutboundGuard(config.limits, logger),
+      useSseResume(),
       useLiveSessions(sessions),
       useRedactedErrors(redactor),
+      // graphql-sse's single connection mode, after the guards above, so they see its requests first.
+      useSseSingleConnection({ endpoint: '/graphql', authenticate, sessions, limits: config.limits, redactor, logger }),
       // Last: only subscriptions every plugin above let through are shared.
       ...(sharedSubscriptions ? [sharedSubscriptions.plugin()] : []),
     ],
