@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
 import { buildRunsDatabase, type LargeDatabase } from './lib/datasets';
 import { machineFacts, openFilesLimit } from './lib/machine';
 import { renderSection, writeReport } from './lib/report';
@@ -20,7 +21,9 @@ const FILES_NEEDED = 12_000;
 async function loadScenarios(): Promise<Scenario[]> {
   const dir = fileURLToPath(new URL('./scenarios/', import.meta.url));
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
-  const list = await Promise.all(files.map(async (f) => (await import(pathToFileURL(join(dir, f)).href)).scenario as Scenario));
+  const list = await Promise.all(
+    files.map(async (f) => (await import(pathToFileURL(join(dir, f)).href)).scenario as Scenario),
+  );
   return list.filter(Boolean).sort((a, b) => a.order - b.order);
 }
 
@@ -34,7 +37,10 @@ async function main(): Promise<number> {
   }
   const chosen = names.length ? all.filter((s) => names.includes(s.name)) : all;
   const limit = openFilesLimit();
-  if (limit < FILES_NEEDED) console.warn(`warning: open-files limit is ${limit}; the fanout and memory scenarios need about ${FILES_NEEDED} (run through npm run bench, which raises it, or ulimit -n ${FILES_NEEDED})`);
+  if (limit < FILES_NEEDED)
+    console.warn(
+      `warning: open-files limit is ${limit}; the fanout and memory scenarios need about ${FILES_NEEDED} (run through npm run bench, which raises it, or ulimit -n ${FILES_NEEDED})`,
+    );
 
   const machine = machineFacts();
   const tempDir = mkdtempSync(join(tmpdir(), 'atelier-bench-'));
@@ -52,7 +58,9 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => (cleanup(), process.exit(130)));
   process.once('SIGTERM', () => (cleanup(), process.exit(143)));
 
-  console.log(`Atelier benchmarks: ${chosen.map((s) => s.name).join(', ')} on ${machine.cores} cores, Node ${machine.node}; data in ${tempDir}`);
+  console.log(
+    `Atelier benchmarks: ${chosen.map((s) => s.name).join(', ')} on ${machine.cores} cores, Node ${machine.node}; data in ${tempDir}`,
+  );
   try {
     for (const s of chosen) {
       const log = (message: string) => console.log(`${stamp()} [${s.name}] ${message}`);
@@ -62,7 +70,12 @@ async function main(): Promise<number> {
         largeDatabase: () =>
           (large ??= (async () => {
             console.log(`${stamp()} building the 1,000,000-trajectory database (1,000 runs × 1,000)…`);
-            const db = await buildRunsDatabase(tempDir, { runs: 1000, perRun: 1000, messageBytes: 200, name: 'large.sqlite' });
+            const db = await buildRunsDatabase(tempDir, {
+              runs: 1000,
+              perRun: 1000,
+              messageBytes: 200,
+              name: 'large.sqlite',
+            });
             console.log(`${stamp()} built in ${fmt(db.buildMs / 1000, 1)} s`);
             return db;
           })()),
@@ -72,7 +85,8 @@ async function main(): Promise<number> {
       let text: string;
       try {
         const result = await s.run(ctx);
-        for (const c of result.checks) log(`${c.name}: ${fmt(c.value)}× (target ${c.target}) ${c.pass ? 'pass' : 'MISS'}`);
+        for (const c of result.checks)
+          log(`${c.name}: ${fmt(c.value)}× (target ${c.target}) ${c.pass ? 'pass' : 'MISS'}`);
         if (result.status === 'unavailable') log(result.notes[0] ?? 'not available');
         text = renderSection(s, result, machine, (now() - t0) / 1000);
       } catch (err) {

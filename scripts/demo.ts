@@ -5,6 +5,7 @@
 // pipeline run and prints the dashboard's address. Ctrl-C (or SIGTERM) stops everything.
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+
 import { createApp, type App } from '../src/app';
 import { loadConfig } from '../src/config';
 import { startArtBackendSim, type ArtBackendSim } from '../test/fixtures/art-backend-sim';
@@ -58,19 +59,22 @@ const OKAY = [
   'Thanks for reaching out. Returns are accepted within 30 days. Please contact us with your order number and we will help.',
   'Shipping is free on larger orders. Let us know your order number and we can check the details.',
 ];
-const POOR = [
-  'Please check our website for more information.',
-  'I am not sure, you may want to contact the carrier.',
-];
+const POOR = ['Please check our website for more information.', 'I am not sure, you may want to contact the carrier.'];
 
 /** Replies that read like a support agent getting better over training, scored by a judge that notices. */
 function makeRealistic(openai: OpenAISim): void {
   openai.setResponder('generate-inputs', (_req, ctx) => {
     const wanted = (ctx.defaultReply() as { inputs: unknown[] }).inputs.length;
-    return { inputs: Array.from({ length: wanted }, (_, i) => ({ input: QUESTIONS[(ctx.call * wanted + i) % QUESTIONS.length] + (i >= QUESTIONS.length ? ` (${i + 1})` : '') })) };
+    return {
+      inputs: Array.from({ length: wanted }, (_, i) => ({
+        input: QUESTIONS[(ctx.call * wanted + i) % QUESTIONS.length] + (i >= QUESTIONS.length ? ` (${i + 1})` : ''),
+      })),
+    };
   });
-  openai.setResponder('system-prompt', () =>
-    'You are a friendly, precise support agent for an online shop. Quote the policy exactly: free shipping over $50, 30-day returns, refunds within 5 business days. Apologize once when something went wrong, then give the next step.',
+  openai.setResponder(
+    'system-prompt',
+    () =>
+      'You are a friendly, precise support agent for an online shop. Quote the policy exactly: free shipping over $50, 30-day returns, refunds within 5 business days. Apologize once when something went wrong, then give the next step.',
   );
   let rollouts = 0;
   openai.setResponder('rollout', (req, ctx) => {
@@ -83,7 +87,11 @@ function makeRealistic(openai: OpenAISim): void {
   });
   openai.setResponder('judge', (req) => ({
     scores: trajectoriesIn(req).map(({ id, text }) => {
-      const quality = GOOD.some((g) => text.includes(g.slice(0, 40))) ? 0.85 : OKAY.some((g) => text.includes(g.slice(0, 40))) ? 0.5 : 0.15;
+      const quality = GOOD.some((g) => text.includes(g.slice(0, 40)))
+        ? 0.85
+        : OKAY.some((g) => text.includes(g.slice(0, 40)))
+          ? 0.5
+          : 0.15;
       const score = Math.round(Math.min(1, Math.max(0, quality + (unitHash(text) - 0.5) * 0.2)) * 100) / 100;
       const explanation =
         score > 0.7
@@ -173,7 +181,10 @@ async function main(): Promise<void> {
       },
     }),
   });
-  const body = (await res.json()) as { data?: { createTrainingRun: { __typename: string; message?: string; run?: { id: string; databaseId: number } } }; errors?: unknown };
+  const body = (await res.json()) as {
+    data?: { createTrainingRun: { __typename: string; message?: string; run?: { id: string; databaseId: number } } };
+    errors?: unknown;
+  };
   const created = body.data?.createTrainingRun;
   if (!created?.run) throw new Error(`could not create the demo run: ${JSON.stringify(body.errors ?? created)}`);
 
@@ -187,6 +198,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(`[demo] ${err instanceof Error ? err.stack ?? err.message : err}`);
+  console.error(`[demo] ${err instanceof Error ? (err.stack ?? err.message) : err}`);
   process.exit(1);
 });

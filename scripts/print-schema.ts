@@ -2,7 +2,9 @@
 // when the file differs from the code (CI and a test use this to catch drift).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
 import { printSchema } from 'graphql';
+
 import { getSortedSchema } from '../src/graphql/index';
 
 export const SCHEMA_PATH = fileURLToPath(new URL('../schema.graphql', import.meta.url));

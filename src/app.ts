@@ -3,14 +3,15 @@
 // servers as they like, each on its own port and database.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { createAuthenticator } from './auth/authenticate';
 import { LiveSessions } from './auth/live-sessions';
 import { decideStartup, isLoopbackHost, keysRequired } from './auth/policy';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/data-source';
 import { createEventBus, type EventBus } from './events/event-bus';
-import { RunsRepo } from './runs/runs.repo';
 import { createLogger } from './logger';
+import { RunsRepo } from './runs/runs.repo';
 import { createRedactor, secretsIn, type Redactor } from './security/redact';
 import { createDashboard } from './server/dashboard';
 import { atelierSharing } from './server/shared-context';
@@ -41,8 +42,17 @@ export async function createApp(config: Config): Promise<App> {
   try {
     // Status events are stored before they are published: with Redis, the bus delivers any it finds stored but never received.
     const transitions = new RunsRepo(db.reader, db.kind);
-    const statusLog = { after: (id: number, limit: number) => transitions.statusEventsAfter(id, {}, limit), latestId: () => transitions.latestTransitionId() };
-    events = await createEventBus({ bufferSize: config.subscriptionBuffer, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, logger, statusLog });
+    const statusLog = {
+      after: (id: number, limit: number) => transitions.statusEventsAfter(id, {}, limit),
+      latestId: () => transitions.latestTransitionId(),
+    };
+    events = await createEventBus({
+      bufferSize: config.subscriptionBuffer,
+      redisUrl: config.redisUrl,
+      redisPrefix: config.redisPrefix,
+      logger,
+      statusLog,
+    });
   } catch (err) {
     await db.close();
     throw new Error(`REDIS_URL: cannot reach Redis (${err instanceof Error ? err.message : err})`);
@@ -51,18 +61,37 @@ export async function createApp(config: Config): Promise<App> {
 
   // Who may do what (src/auth/): keys are required unless the policy says Atelier runs open.
   const loopback = isLoopbackHost(config.host);
-  const keysRequiredNow = async () => keysRequired(config.auth.mode, loopback, config.auth.mode === 'auto' ? await services.apiKeys.anyEverMade() : true);
+  const keysRequiredNow = async () =>
+    keysRequired(config.auth.mode, loopback, config.auth.mode === 'auto' ? await services.apiKeys.anyEverMade() : true);
   const isOpen = async () => !(await keysRequiredNow());
   const authenticate = createAuthenticator(services.apiKeys, keysRequiredNow);
   const sessions = new LiveSessions();
   services.apiKeys.onRevoke((keyId) => void sessions.revoke(keyId));
-  sessions.watch((ids) => services.apiKeys.invalidAmong(ids), config.auth.revocationCheckMs, (err) => logger.warn('could not check revoked keys', err));
+  sessions.watch(
+    (ids) => services.apiKeys.invalidAmong(ids),
+    config.auth.revocationCheckMs,
+    (err) => logger.warn('could not check revoked keys', err),
+  );
 
   const sharedSubscriptions = new SharedSubscriptions(atelierSharing({ config, logger, redactor }));
-  const yoga = createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, sharedSubscriptions, redactor, logger });
+  const yoga = createAtelierYoga({
+    config,
+    services,
+    db,
+    events,
+    authenticate,
+    isOpen,
+    sessions,
+    sharedSubscriptions,
+    redactor,
+    logger,
+  });
   // The dashboard (/, /runs/<id>, /compare, /assets/*) is answered before yoga; everything else is yoga's.
   const dashboard = createDashboard({ simulated: config.simulated, isOpen });
-  if (config.simulated) logger.warn('SIMULATED: the model provider and the ART backend are simulators; no run on this server is real training');
+  if (config.simulated)
+    logger.warn(
+      'SIMULATED: the model provider and the ART backend are simulators; no run on this server is real training',
+    );
   const server: Server = createServer((req, res) => dashboard.handle(req, res) || yoga(req, res));
   const graphqlWs = attachGraphqlWs({ server, yoga, config, authenticate, isOpen, sessions, redactor, logger });
 
@@ -98,7 +127,10 @@ export async function createApp(config: Config): Promise<App> {
       logger.info(`Atelier listening on ${url}/graphql (${db.kind} storage)`);
       logger.info(`dashboard at ${url}/${dashboard.built() ? '' : ' (not built yet: run npm run build)'}`);
       if (services.pipeline.enabled) await services.pipeline.start();
-      else logger.info('pipeline runs are off: set ART_BACKEND_URL and OPENAI_BASE_URL to enable them (tracked runs work without)');
+      else
+        logger.info(
+          'pipeline runs are off: set ART_BACKEND_URL and OPENAI_BASE_URL to enable them (tracked runs work without)',
+        );
       return url;
     },
     async stop() {

@@ -1,17 +1,24 @@
 // Every setting Atelier reads from the environment, parsed once; defaults work on a fresh machine.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+
 import { z } from 'zod';
+
 import { WANDB_TRAINING_URL } from './backends/serverless';
 
-const onOff = z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1');
+const onOff = z
+  .enum(['on', 'off', 'true', 'false', '1', '0'])
+  .transform((v) => v === 'on' || v === 'true' || v === '1');
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().min(1).default('sqlite:./data/atelier.sqlite'),
   REDIS_URL: z.string().url().optional(),
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('atelier'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,64}$/)
+    .default('atelier'),
   SUBSCRIPTION_BUFFER: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   ART_BACKEND_URL: z.string().url().optional(),
   ART_BACKENDS: z.string().optional(),
@@ -22,7 +29,10 @@ const envSchema = z.object({
   /** The bearer token of `worker` backends (the worker's own ATELIER_WORKER_TOKEN). */
   ATELIER_WORKER_TOKEN: z.string().min(1).optional(),
   LEASE_TTL_SECONDS: z.coerce.number().positive().max(3600).default(30),
-  INSTANCE_ID: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional(),
+  INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,128}$/)
+    .optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   GENERATOR_MODEL: z.string().min(1).optional(),
@@ -44,7 +54,12 @@ const envSchema = z.object({
   RATE_LIMIT_MUTATIONS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(50),
   RATE_LIMIT_MUTATION_BURST: z.coerce.number().int().min(1).max(1_000_000).default(500),
   /** Large bodies are read and parsed on the event loop, delaying everyone (docs/SECURITY.md has the figures). */
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
   MAX_QUERY_DEPTH: z.coerce.number().int().min(1).max(1000).default(12),
   MAX_QUERY_ALIASES: z.coerce.number().int().min(0).max(10_000).default(15),
   MAX_QUERY_TOKENS: z.coerce.number().int().min(10).max(1_000_000).default(5000),
@@ -53,12 +68,22 @@ const envSchema = z.object({
   /** Brackets nested in the query text (literals, selections, arguments), checked before parsing. */
   MAX_QUERY_NESTING: z.coerce.number().int().min(8).max(10_000).default(100),
   /** Bytes of strings and JSON one query or mutation may return (checked while resolving). */
-  MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(32 * 1024 * 1024),
+  MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(32 * 1024 * 1024),
   MAX_SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).max(100_000).default(100),
   /** Live subscriptions per API key (per client address when open), over graphql-ws and SSE together. */
   MAX_SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Output a WebSocket or SSE connection may leave unsent before it is cut off. */
-  MAX_SOCKET_BUFFER_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(8 * 1024 * 1024),
+  MAX_SOCKET_BUFFER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
   /** A WebSocket or SSE connection whose pending output does not drain for this long is cut off. */
   SOCKET_DRAIN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   GRAPHIQL: onOff.optional(),
@@ -67,9 +92,7 @@ const envSchema = z.object({
   CORS_ORIGINS: z.string().optional(),
 });
 
-export type DatabaseConfig =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string };
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 /** Where the pipeline reaches the outside world, and how patiently. */
 export interface ArtBackendConfig {
@@ -188,7 +211,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const backends = parseBackends(e.ART_BACKENDS, e.ART_BACKEND_URL, e.WANDB_BASE_URL);
   const serverless = backends.find((b) => b.kind === 'serverless');
-  if (serverless && !e.WANDB_API_KEY) throw new Error(`Invalid configuration:\n  WANDB_API_KEY: the serverless backend ${serverless.name} needs a W&B API key`);
+  if (serverless && !e.WANDB_API_KEY)
+    throw new Error(
+      `Invalid configuration:\n  WANDB_API_KEY: the serverless backend ${serverless.name} needs a W&B API key`,
+    );
   const production = e.NODE_ENV === 'production';
   return {
     port: e.PORT,
@@ -248,17 +274,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * at WANDB_BASE_URL or its default, `<url>` or `art+<url>` a legacy `art run` server. ART_BACKEND_URL alone
  * is one legacy backend named "default".
  */
-export function parseBackends(list: string | undefined, single: string | undefined, wandbBaseUrl?: string): ArtBackendConfig[] {
+export function parseBackends(
+  list: string | undefined,
+  single: string | undefined,
+  wandbBaseUrl?: string,
+): ArtBackendConfig[] {
   const out: ArtBackendConfig[] = [];
-  for (const entry of (list ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const entry of (list ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const eq = entry.indexOf('=');
     const name = entry.slice(0, eq).trim();
     const target = entry.slice(eq + 1).trim();
-    if (eq < 1 || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new Error(`ART_BACKENDS: "${entry}" is not name=url (names: letters, digits, _ and -)`);
+    if (eq < 1 || !/^[A-Za-z0-9_-]{1,64}$/.test(name))
+      throw new Error(`ART_BACKENDS: "${entry}" is not name=url (names: letters, digits, _ and -)`);
     const m = /^(worker|serverless|art)(?:\+(.*))?$/.exec(target);
     const kind = m ? (m[1] === 'art' ? 'art-run' : (m[1] as 'worker' | 'serverless')) : 'art-run';
     const url = m ? (m[2] ?? (kind === 'serverless' ? (wandbBaseUrl ?? WANDB_TRAINING_URL) : '')) : target;
-    if (!z.string().url().safeParse(url).success) throw new Error(`ART_BACKENDS: the URL of ${name} is not a URL (${kind === 'worker' ? 'worker+http://gpu-box:7998' : 'http://gpu-box:7999'})`);
+    if (!z.string().url().safeParse(url).success)
+      throw new Error(
+        `ART_BACKENDS: the URL of ${name} is not a URL (${kind === 'worker' ? 'worker+http://gpu-box:7998' : 'http://gpu-box:7999'})`,
+      );
     if (out.some((b) => b.name === name)) throw new Error(`ART_BACKENDS: ${name} is named twice`);
     out.push({ name, url, kind });
   }
@@ -270,15 +307,23 @@ export function parseBackends(list: string | undefined, single: string | undefin
 export function parseCorsOrigins(value: string | undefined, production: boolean): HttpExposureConfig['corsOrigins'] {
   if (value == null || value.trim() === '') return production ? [] : 'loopback';
   if (value.trim() === '*') return '*';
-  const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     let url: URL;
     try {
       url = new URL(origin);
     } catch {
-      throw new Error(`Invalid configuration:\n  CORS_ORIGINS: "${origin}" is not an origin such as https://app.example.com`);
+      throw new Error(
+        `Invalid configuration:\n  CORS_ORIGINS: "${origin}" is not an origin such as https://app.example.com`,
+      );
     }
-    if (url.origin !== origin.replace(/\/$/, '')) throw new Error(`Invalid configuration:\n  CORS_ORIGINS: "${origin}" must be an origin only (scheme, host and port)`);
+    if (url.origin !== origin.replace(/\/$/, ''))
+      throw new Error(
+        `Invalid configuration:\n  CORS_ORIGINS: "${origin}" must be an origin only (scheme, host and port)`,
+      );
   }
   return origins.map((o) => o.replace(/\/$/, ''));
 }
@@ -292,6 +337,7 @@ export type ConfigOverrides = Partial<Omit<Config, Group>> & { [K in Group]?: Pa
 export function makeConfig(overrides: ConfigOverrides = {}, env: Record<string, string | undefined> = {}): Config {
   const base = loadConfig(env);
   const merged = { ...base, ...overrides } as Config;
-  for (const group of GROUPS) (merged as unknown as Record<Group, unknown>)[group] = { ...base[group], ...overrides[group] };
+  for (const group of GROUPS)
+    (merged as unknown as Record<Group, unknown>)[group] = { ...base[group], ...overrides[group] };
   return merged;
 }

@@ -3,6 +3,7 @@
 // The rule: dataloaders batch through the services' batch reads (getMany, transitionsOf,
 // taskInputsOf), like every other read; Services exposes no repo, so no resolver can reach one.
 import DataLoader from 'dataloader';
+
 import type { Viewer } from './auth/viewer';
 import type { StatusTransition, TaskInput, TrainingRun } from './runs/run.model';
 import type { Services } from './services';
@@ -41,9 +42,17 @@ export function createLoaders(s: Services, options: { cache?: boolean } = {}): L
   const cache = options.cache ?? true;
   return {
     runById: new DataLoader(async (ids) => byKey(ids, await s.runs.getMany(unique(ids)), (r) => r.id), { cache }),
-    trajectoryById: new DataLoader(async (ids) => byKey(ids, await s.trajectories.getMany(unique(ids)), (r) => r.id), { cache }),
-    statusHistoryByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runs.transitionsOf(unique(ids)), (r) => r.runId), { cache }),
-    taskInputsByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runs.taskInputsOf(unique(ids)), (r) => r.runId), { cache }),
+    trajectoryById: new DataLoader(async (ids) => byKey(ids, await s.trajectories.getMany(unique(ids)), (r) => r.id), {
+      cache,
+    }),
+    statusHistoryByRunId: new DataLoader(
+      async (ids) => groupBy(ids, await s.runs.transitionsOf(unique(ids)), (r) => r.runId),
+      { cache },
+    ),
+    taskInputsByRunId: new DataLoader(
+      async (ids) => groupBy(ids, await s.runs.taskInputsOf(unique(ids)), (r) => r.runId),
+      { cache },
+    ),
   };
 }
 

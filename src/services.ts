@@ -28,7 +28,13 @@ export interface Services {
   apiKeys: ApiKeysService;
 }
 
-export function buildServices(config: Config, db: Database, events: EventBus, logger: Logger, redactor: Redactor): Services {
+export function buildServices(
+  config: Config,
+  db: Database,
+  events: EventBus,
+  logger: Logger,
+  redactor: Redactor,
+): Services {
   // The runner needs RunsService and RunsService drives runs through the runner: bound late, once built.
   let runner: PipelineRunner | undefined;
   const runs = new RunsService(db, events, new RunsRepo(db.reader, db.kind), config.pipeline, {

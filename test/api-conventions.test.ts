@@ -2,16 +2,19 @@
 // NotFound and BAD_USER_INPUT where other fields give them, cursors that say why they are refused,
 // validation messages in Atelier's own words, and nodes(ids:) for Relay clients.
 import { describe, expect, it } from 'vitest';
-import { CreatePipelineRun, GetNode, GetNodes, ListRuns, ListTrajectories } from './operations';
+
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { expectResult } from './helpers/results';
 import { useTestServer } from './helpers/server';
+import { CreatePipelineRun, GetNode, GetNodes, ListRuns, ListTrajectories } from './operations';
 
 const bare = useTestServer();
 
 describe('MissingSettingError', () => {
   it('names every missing setting at once, and says a run may name its own models', async () => {
-    const res = await bare.gql(CreatePipelineRun, { input: { modelName: 'm', projectName: 'p', taskDescription: 't' } });
+    const res = await bare.gql(CreatePipelineRun, {
+      input: { modelName: 'm', projectName: 'p', taskDescription: 't' },
+    });
     const err = expectResult(res.createTrainingRun, 'MissingSettingError');
     expect(err.settings).toEqual(['ART_BACKEND_URL', 'OPENAI_BASE_URL', 'GENERATOR_MODEL', 'JUDGE_MODEL']);
     expect(err.setting).toBe('ART_BACKEND_URL');
@@ -21,7 +24,12 @@ describe('MissingSettingError', () => {
 
     // A run that names its own models needs only the server's backend and provider.
     const own = await bare.gql(CreatePipelineRun, {
-      input: { modelName: 'm', projectName: 'p', taskDescription: 't', pipeline: { generatorModel: 'g', judgeModel: 'j' } },
+      input: {
+        modelName: 'm',
+        projectName: 'p',
+        taskDescription: 't',
+        pipeline: { generatorModel: 'g', judgeModel: 'j' },
+      },
     });
     const ownErr = expectResult(own.createTrainingRun, 'MissingSettingError');
     expect(ownErr.settings).toEqual(['ART_BACKEND_URL', 'OPENAI_BASE_URL']);
@@ -54,18 +62,31 @@ describe('lookups that name something that is not there', () => {
     const run = await createRun(bare);
     await recordTrajectories(bare, run.id, [trajectory(0, 0.5), trajectory(0, 0.7), trajectory(0, null)]);
     const byTime = (await bare.gql(ListTrajectories, { runId: run.id, first: 1 })).trajectories.pageInfo.endCursor!;
-    const byReward = (await bare.gql(ListTrajectories, { runId: run.id, first: 1, orderBy: { field: 'REWARD', direction: 'DESC' } })).trajectories.pageInfo.endCursor!;
+    const byReward = (
+      await bare.gql(ListTrajectories, { runId: run.id, first: 1, orderBy: { field: 'REWARD', direction: 'DESC' } })
+    ).trajectories.pageInfo.endCursor!;
     const runsCursor = (await bare.gql(ListRuns, { first: 1 })).runs.pageInfo.endCursor!;
     const cases: Array<[string, Parameters<typeof bare.request>[1]]> = [
-      ['a createdAt cursor under REWARD', { runId: run.id, after: byTime, orderBy: { field: 'REWARD', direction: 'DESC' } }],
+      [
+        'a createdAt cursor under REWARD',
+        { runId: run.id, after: byTime, orderBy: { field: 'REWARD', direction: 'DESC' } },
+      ],
       ['a reward cursor under createdAt', { runId: run.id, after: byReward }],
-      ['a reward cursor under the other direction', { runId: run.id, after: byReward, orderBy: { field: 'REWARD', direction: 'ASC' } }],
+      [
+        'a reward cursor under the other direction',
+        { runId: run.id, after: byReward, orderBy: { field: 'REWARD', direction: 'ASC' } },
+      ],
       ['a runs cursor on trajectories', { runId: run.id, after: runsCursor }],
-      ['a createdAt cursor under REWARD, backwards', { runId: run.id, before: byTime, last: 1, orderBy: { field: 'REWARD', direction: 'ASC' } }],
+      [
+        'a createdAt cursor under REWARD, backwards',
+        { runId: run.id, before: byTime, last: 1, orderBy: { field: 'REWARD', direction: 'ASC' } },
+      ],
     ];
     for (const [what, variables] of cases) {
       const res = await bare.request(ListTrajectories, variables as never);
-      expect(res.errors?.[0], what).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', issues: [{ rule: 'invalid_cursor' }] } });
+      expect(res.errors?.[0], what).toMatchObject({
+        extensions: { code: 'BAD_USER_INPUT', issues: [{ rule: 'invalid_cursor' }] },
+      });
       expect(res.errors?.[0].message, what).toMatch(/belongs to a different ordering/);
     }
     // A cursor of the same ordering under another filter says that instead.
@@ -82,8 +103,12 @@ describe('validation messages', () => {
   const ZOD_DEFAULT = /^(Too (big|small)|Invalid|Expected|Unrecognized)|expected (string|number|array) to/;
 
   async function issuesOf(query: string, variables: Record<string, unknown>) {
-    const res = await bare.request<Record<string, { __typename?: string; issues?: Array<{ field: string; rule: string; message: string }> }>, Record<string, unknown>>(query, variables);
-    if (res.errors?.length) return (res.errors[0].extensions as { issues: Array<{ field: string; rule: string; message: string }> }).issues;
+    const res = await bare.request<
+      Record<string, { __typename?: string; issues?: Array<{ field: string; rule: string; message: string }> }>,
+      Record<string, unknown>
+    >(query, variables);
+    if (res.errors?.length)
+      return (res.errors[0].extensions as { issues: Array<{ field: string; rule: string; message: string }> }).issues;
     const payload = Object.values(res.data ?? {})[0];
     expect(payload?.__typename, JSON.stringify(res)).toBe('ValidationError');
     return payload!.issues!;
@@ -96,17 +121,77 @@ describe('validation messages', () => {
     const run = await createRun(bare);
     const long = (n: number) => 'x'.repeat(n);
     const cases: Array<[string, string, Record<string, unknown>, string, string]> = [
-      ['createTrainingRun numExamples 0', create, { input: { ...tracked, numExamples: 0 } }, 'input.numExamples', 'must be at least 1'],
-      ['createTrainingRun rolloutsPerGroup 129', create, { input: { ...tracked, rolloutsPerGroup: 129 } }, 'input.rolloutsPerGroup', 'must be at most 128'],
+      [
+        'createTrainingRun numExamples 0',
+        create,
+        { input: { ...tracked, numExamples: 0 } },
+        'input.numExamples',
+        'must be at least 1',
+      ],
+      [
+        'createTrainingRun rolloutsPerGroup 129',
+        create,
+        { input: { ...tracked, rolloutsPerGroup: 129 } },
+        'input.rolloutsPerGroup',
+        'must be at most 128',
+      ],
       ['createTrainingRun uuid', create, { input: { ...tracked, uuid: 'not-a-uuid' } }, 'input.uuid', 'must be a UUID'],
-      ['createTrainingRun projectName 201', create, { input: { ...tracked, projectName: long(201) } }, 'input.projectName', 'must be at most 200 characters'],
-      ['pipeline.temperature 3', create, { input: { ...tracked, mode: 'PIPELINE', pipeline: { temperature: 3 } } }, 'input.pipeline.temperature', 'must be at most 2'],
-      ['pipeline.backend', create, { input: { ...tracked, mode: 'PIPELINE', pipeline: { backend: 'no spaces!' } } }, 'input.pipeline.backend', 'must be 1–64 letters, digits, _ or -'],
-      ['runs filter projectName 201', `query($p: String) { runs(filter: { projectName: $p }) { totalCount } }`, { p: long(201) }, 'filter.projectName', 'must be at most 200 characters'],
-      ['runs filter status list', `query($s: [TrainingStatus!]) { runs(filter: { status: $s }) { totalCount } }`, { s: Array(9).fill('PENDING') }, 'filter.status', 'must have at most 8 items'],
-      ['metricHistory maxPoints 0', `query($id: ID!) { run(id: $id) { metricHistory(maxPoints: 0) { step } } }`, { id: run.id }, 'maxPoints', 'must be at least 1'],
-      ['inputBatch step -1', `query($id: ID!) { run(id: $id) { inputBatch(step: -1) { step } } }`, { id: run.id }, 'step', 'must be at least 0'],
-      ['trajectory filter step -1', `query($id: ID!) { trajectories(runId: $id, filter: { step: -1 }) { totalCount } }`, { id: run.id }, 'filter.step', 'must be at least 0'],
+      [
+        'createTrainingRun projectName 201',
+        create,
+        { input: { ...tracked, projectName: long(201) } },
+        'input.projectName',
+        'must be at most 200 characters',
+      ],
+      [
+        'pipeline.temperature 3',
+        create,
+        { input: { ...tracked, mode: 'PIPELINE', pipeline: { temperature: 3 } } },
+        'input.pipeline.temperature',
+        'must be at most 2',
+      ],
+      [
+        'pipeline.backend',
+        create,
+        { input: { ...tracked, mode: 'PIPELINE', pipeline: { backend: 'no spaces!' } } },
+        'input.pipeline.backend',
+        'must be 1–64 letters, digits, _ or -',
+      ],
+      [
+        'runs filter projectName 201',
+        `query($p: String) { runs(filter: { projectName: $p }) { totalCount } }`,
+        { p: long(201) },
+        'filter.projectName',
+        'must be at most 200 characters',
+      ],
+      [
+        'runs filter status list',
+        `query($s: [TrainingStatus!]) { runs(filter: { status: $s }) { totalCount } }`,
+        { s: Array(9).fill('PENDING') },
+        'filter.status',
+        'must have at most 8 items',
+      ],
+      [
+        'metricHistory maxPoints 0',
+        `query($id: ID!) { run(id: $id) { metricHistory(maxPoints: 0) { step } } }`,
+        { id: run.id },
+        'maxPoints',
+        'must be at least 1',
+      ],
+      [
+        'inputBatch step -1',
+        `query($id: ID!) { run(id: $id) { inputBatch(step: -1) { step } } }`,
+        { id: run.id },
+        'step',
+        'must be at least 0',
+      ],
+      [
+        'trajectory filter step -1',
+        `query($id: ID!) { trajectories(runId: $id, filter: { step: -1 }) { totalCount } }`,
+        { id: run.id },
+        'filter.step',
+        'must be at least 0',
+      ],
       [
         'recordTrajectories taskInput.step -1',
         `mutation($id: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $id, trajectories: $t) { __typename ... on ValidationError { issues { field rule message } } } }`,
@@ -117,7 +202,10 @@ describe('validation messages', () => {
       [
         'recordMetrics values list 101',
         `mutation($id: ID!, $p: [MetricPointInput!]!) { recordMetrics(runId: $id, points: $p) { __typename ... on ValidationError { issues { field rule message } } } }`,
-        { id: run.id, p: [{ step: 0, epoch: 0, values: Array.from({ length: 101 }, (_, i) => ({ name: `v${i}`, value: 1 })) }] },
+        {
+          id: run.id,
+          p: [{ step: 0, epoch: 0, values: Array.from({ length: 101 }, (_, i) => ({ name: `v${i}`, value: 1 })) }],
+        },
         'points.0.values',
         'must have at most 100 items',
       ],
@@ -163,10 +251,16 @@ describe('nodes(ids:)', () => {
   it('refuses malformed ids, ids of unknown types and too many ids with BAD_USER_INPUT naming the position', async () => {
     const run = await createRun(bare);
     const malformed = await bare.request(GetNodes, { ids: [run.id, 'garbage'] });
-    expect(malformed.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', issues: [{ field: 'ids.1', rule: 'global_id' }] } });
+    expect(malformed.errors?.[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT', issues: [{ field: 'ids.1', rule: 'global_id' }] },
+    });
     const unknownType = await bare.request(GetNodes, { ids: [gid('Nonsense:3')] });
-    expect(unknownType.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', issues: [{ field: 'ids.0', rule: 'global_id' }] } });
+    expect(unknownType.errors?.[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT', issues: [{ field: 'ids.0', rule: 'global_id' }] },
+    });
     const tooMany = await bare.request(GetNodes, { ids: Array(101).fill(run.id) });
-    expect(tooMany.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', issues: [{ field: 'ids', message: 'must have at most 100 items' }] } });
+    expect(tooMany.errors?.[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT', issues: [{ field: 'ids', message: 'must have at most 100 items' }] },
+    });
   });
 });

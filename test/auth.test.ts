@@ -4,30 +4,44 @@
 // revoked through the API or by the keys command while the server runs.
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+
 import Sqlite from 'better-sqlite3';
 import { print } from 'graphql';
-import { createClient as createWsClient } from 'graphql-ws';
 import { createClient as createSseClient } from 'graphql-sse';
-import WebSocket from 'ws';
+import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+
+import { parseKey } from '../src/auth/key-material';
 import { runKeysCli } from '../src/auth/keys-cli';
-import { CreateApiKey, CreateRun, ListApiKeys, OnRunStatus, RevokeApiKey, WhoAmI } from './operations';
 import { tableChecksums } from './helpers/db-checksum';
-import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
+import {
+  createPostgresDatabase,
+  postgresSuiteTitle,
+  postgresUrl,
+  type FreshPostgresDatabase,
+} from './helpers/postgres';
 import { expectResult } from './helpers/results';
 import { bearer, useTestServer } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
 import { errorCode, via, viaHttp, viaSse, type Outcome, type Transport } from './helpers/transports';
-import { parseKey } from '../src/auth/key-material';
+import { CreateApiKey, CreateRun, ListApiKeys, OnRunStatus, RevokeApiKey, WhoAmI } from './operations';
 
 const FORGED = `atl_0123456789abcdef_${'A'.repeat(43)}`;
 
-const s = useTestServer({ keys: { reader: 'read', writer: 'write', admin: 'admin' }, auth: { revocationCheckMs: 150 } });
+const s = useTestServer({
+  keys: { reader: 'read', writer: 'write', admin: 'admin' },
+  auth: { revocationCheckMs: 150 },
+});
 let runId: string;
 const admin = () => bearer(s.keys.admin);
 
 beforeAll(async () => {
-  const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'auth', taskDescription: 't' } }, admin());
+  const res = await s.gql(
+    CreateRun,
+    { input: { mode: 'TRACKED', modelName: 'm', projectName: 'auth', taskDescription: 't' } },
+    admin(),
+  );
   runId = expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run.id;
 });
 
@@ -39,14 +53,30 @@ const OPERATIONS: Record<Kind, () => { query: string; variables: Record<string, 
   subscription: () => ({ query: print(OnRunStatus), variables: { runId, afterEventId: '0' } }),
   'run mutation': () => ({
     query: 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }',
-    variables: { input: { mode: 'TRACKED', modelName: 'm', projectName: 'auth', taskDescription: 'made in the scope matrix' } },
+    variables: {
+      input: { mode: 'TRACKED', modelName: 'm', projectName: 'auth', taskDescription: 'made in the scope matrix' },
+    },
   }),
   'ingestion mutation': () => ({
-    query: 'mutation($runId: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $runId, trajectories: $t) { __typename } }',
-    variables: { runId, t: [{ uuid: randomUUID(), taskInput: { step: 0, inputText: 'in' }, messages: [{ role: 'user', content: 'hi' }], reward: 1 }] },
+    query:
+      'mutation($runId: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $runId, trajectories: $t) { __typename } }',
+    variables: {
+      runId,
+      t: [
+        {
+          uuid: randomUUID(),
+          taskInput: { step: 0, inputText: 'in' },
+          messages: [{ role: 'user', content: 'hi' }],
+          reward: 1,
+        },
+      ],
+    },
   }),
   'admin query': () => ({ query: '{ apiKeys { id name } }', variables: {} }),
-  'admin mutation': () => ({ query: 'mutation($n: String!) { createApiKey(name: $n, scope: READ) { __typename } }', variables: { n: `made-${randomUUID().slice(0, 8)}` } }),
+  'admin mutation': () => ({
+    query: 'mutation($n: String!) { createApiKey(name: $n, scope: READ) { __typename } }',
+    variables: { n: `made-${randomUUID().slice(0, 8)}` },
+  }),
 };
 const KINDS = Object.keys(OPERATIONS) as Kind[];
 
@@ -72,14 +102,23 @@ describe('scopes × operations × transports', () => {
     const refused: string[] = [];
     const cases: Array<[string, string | undefined, Kind, 'UNAUTHENTICATED' | 'FORBIDDEN']> = [];
     for (const kind of KINDS) {
-      for (const [label, key] of [['no key', undefined], ['a malformed key', 'not-a-key'], ['a forged key', FORGED]] as const) cases.push([label, key, kind, 'UNAUTHENTICATED']);
-      for (const role of ['reader', 'writer'] as const) if (!ALLOWED[role].includes(kind)) cases.push([role, s.keys[role], kind, 'FORBIDDEN']);
+      for (const [label, key] of [
+        ['no key', undefined],
+        ['a malformed key', 'not-a-key'],
+        ['a forged key', FORGED],
+      ] as const)
+        cases.push([label, key, kind, 'UNAUTHENTICATED']);
+      for (const role of ['reader', 'writer'] as const)
+        if (!ALLOWED[role].includes(kind)) cases.push([role, s.keys[role], kind, 'FORBIDDEN']);
     }
     for (const [label, key, kind, code] of cases) {
       for (const transport of transportsFor(kind)) {
         const outcome = await run(transport, kind, key);
         const got = errorCode(outcome);
-        if (got !== code) refused.push(`${label} / ${kind} / ${transport}: expected ${code}, got ${got} ${JSON.stringify(outcome.result)}`);
+        if (got !== code)
+          refused.push(
+            `${label} / ${kind} / ${transport}: expected ${code}, got ${got} ${JSON.stringify(outcome.result)}`,
+          );
         expect(outcome.result?.data ?? null).toBeNull();
         if (transport === 'http') {
           expect(outcome.status).toBe(code === 'UNAUTHENTICATED' ? 401 : 403);
@@ -100,7 +139,8 @@ describe('scopes × operations × transports', () => {
       for (const kind of ALLOWED[role]) {
         for (const transport of transportsFor(kind)) {
           const outcome = await run(transport, kind, s.keys[role]);
-          if (errorCode(outcome) !== null || !outcome.result?.data) failures.push(`${role} / ${kind} / ${transport}: ${JSON.stringify(outcome)}`);
+          if (errorCode(outcome) !== null || !outcome.result?.data)
+            failures.push(`${role} / ${kind} / ${transport}: ${JSON.stringify(outcome)}`);
         }
       }
     }
@@ -108,7 +148,12 @@ describe('scopes × operations × transports', () => {
   });
 
   it('tells a caller who it is', async () => {
-    expect((await s.gql(WhoAmI, {}, bearer(s.keys.writer))).viewer).toEqual({ authenticated: true, scope: 'WRITE', keyName: 'writer', openAccess: false });
+    expect((await s.gql(WhoAmI, {}, bearer(s.keys.writer))).viewer).toEqual({
+      authenticated: true,
+      scope: 'WRITE',
+      keyName: 'writer',
+      openAccess: false,
+    });
     const anonymous = await s.request(WhoAmI, {});
     expect(errorCode({ result: anonymous })).toBe('UNAUTHENTICATED');
   });
@@ -124,8 +169,18 @@ describe('scopes × operations × transports', () => {
 
   it('accepts the key in graphql-ws connectionParams as Authorization or as apiKey', async () => {
     for (const params of [{ Authorization: `Bearer ${s.keys.reader}` }, { apiKey: s.keys.reader }]) {
-      const client = createWsClient({ url: s.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: params });
-      const result = await new Promise<unknown>((resolve, reject) => client.subscribe({ query: '{ viewer { keyName } }' }, { next: resolve, error: reject, complete: () => undefined }));
+      const client = createWsClient({
+        url: s.url.replace('http', 'ws') + '/graphql',
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        connectionParams: params,
+      });
+      const result = await new Promise<unknown>((resolve, reject) =>
+        client.subscribe(
+          { query: '{ viewer { keyName } }' },
+          { next: resolve, error: reject, complete: () => undefined },
+        ),
+      );
       expect(result).toEqual({ data: { viewer: { keyName: 'reader' } } });
       await client.dispose();
     }
@@ -134,7 +189,10 @@ describe('scopes × operations × transports', () => {
 
 describe('keys', () => {
   it('are made by admins through the API, shown once and stored only as a SHA-256 of the secret', async () => {
-    const { secret, apiKey } = expectResult((await s.gql(CreateApiKey, { name: 'ci', scope: 'WRITE' }, admin())).createApiKey, 'CreateApiKeyPayload');
+    const { secret, apiKey } = expectResult(
+      (await s.gql(CreateApiKey, { name: 'ci', scope: 'WRITE' }, admin())).createApiKey,
+      'CreateApiKeyPayload',
+    );
     expect(secret).toMatch(/^atl_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
     expect(apiKey).toMatchObject({ name: 'ci', scope: 'WRITE', lastUsedAt: null, revokedAt: null });
     expect(secret.startsWith(`atl_${apiKey.id}_`)).toBe(true);
@@ -157,7 +215,10 @@ describe('keys', () => {
   });
 
   it('record when they were last used, writing at most once a minute per key', async () => {
-    const made = expectResult((await s.gql(CreateApiKey, { name: 'usage', scope: 'READ' }, admin())).createApiKey, 'CreateApiKeyPayload');
+    const made = expectResult(
+      (await s.gql(CreateApiKey, { name: 'usage', scope: 'READ' }, admin())).createApiKey,
+      'CreateApiKeyPayload',
+    );
     const find = async () => (await s.gql(ListApiKeys, {}, admin())).apiKeys.find((k) => k.name === 'usage')!;
     expect((await find()).lastUsedAt).toBeNull();
     await s.gql(WhoAmI, {}, bearer(made.secret));
@@ -185,7 +246,10 @@ describe('revocation', () => {
     });
     const errors: unknown[] = [];
     const done = new Promise<void>((resolve) =>
-      client.subscribe({ query: print(OnRunStatus), variables: { runId } }, { next: () => undefined, error: (e) => (errors.push(e), resolve()), complete: () => resolve() }),
+      client.subscribe(
+        { query: print(OnRunStatus), variables: { runId } },
+        { next: () => undefined, error: (e) => (errors.push(e), resolve()), complete: () => resolve() },
+      ),
     );
     return { client, closes, errors, done };
   }
@@ -201,12 +265,21 @@ describe('revocation', () => {
     expect(revoked.revokeApiKey).toMatchObject({ __typename: 'RevokeApiKeyPayload', apiKey: { id: key.apiKey.id } });
 
     await ws.done;
-    expect(ws.errors).toEqual([[expect.objectContaining({ message: expect.stringMatching(/revoked/), extensions: { code: 'UNAUTHENTICATED', reason: 'API_KEY_REVOKED' } })]]);
+    expect(ws.errors).toEqual([
+      [
+        expect.objectContaining({
+          message: expect.stringMatching(/revoked/),
+          extensions: { code: 'UNAUTHENTICATED', reason: 'API_KEY_REVOKED' },
+        }),
+      ],
+    ]);
     await waitFor(() => ws.closes.length > 0, 5000, 'the socket to close');
     expect(ws.closes[0]).toEqual({ code: 4401, reason: 'Unauthorized: API key revoked' });
 
     const sseOutcome = await sse;
-    expect(sseOutcome.result?.errors?.[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED', reason: 'API_KEY_REVOKED' } });
+    expect(sseOutcome.result?.errors?.[0]).toMatchObject({
+      extensions: { code: 'UNAUTHENTICATED', reason: 'API_KEY_REVOKED' },
+    });
 
     await waitFor(() => s.app.events.listenerCount() === baseline, 5000, 'listeners released');
     expect(s.app.sessions.count(key.apiKey.id)).toBe(0);
@@ -229,7 +302,9 @@ describe('revocation', () => {
     const started = Date.now();
     await ws.done;
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(ws.errors).toEqual([[expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED', reason: 'API_KEY_REVOKED' } })]]);
+    expect(ws.errors).toEqual([
+      [expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED', reason: 'API_KEY_REVOKED' } })],
+    ]);
     await waitFor(() => ws.closes[0]?.code === 4401, 5000, 'the socket to close with 4401');
     await ws.client.dispose();
   });
@@ -246,26 +321,51 @@ describe('open access on loopback', () => {
   const open = useTestServer();
 
   it('runs open while no key was ever made, still checks a presented key, and requires keys once one is made', async () => {
-    expect((await open.gql(WhoAmI)).viewer).toEqual({ authenticated: false, scope: 'ADMIN', keyName: null, openAccess: true });
+    expect((await open.gql(WhoAmI)).viewer).toEqual({
+      authenticated: false,
+      scope: 'ADMIN',
+      keyName: null,
+      openAccess: true,
+    });
     expect(errorCode(await viaHttp(open.url, '{ viewer { scope } }', {}, bearer(FORGED)))).toBe('UNAUTHENTICATED');
 
     // A first key that is not an admin key would require keys from now on with nobody able to manage them.
     for (const scope of ['READ', 'WRITE'] as const) {
-      const refused = expectResult((await open.gql(CreateApiKey, { name: `first-${scope}`, scope })).createApiKey, 'ValidationError');
-      expect(refused.issues).toEqual([expect.objectContaining({ field: 'scope', rule: 'first_key_admin', message: expect.stringMatching(/the first key must be an admin key/) })]);
+      const refused = expectResult(
+        (await open.gql(CreateApiKey, { name: `first-${scope}`, scope })).createApiKey,
+        'ValidationError',
+      );
+      expect(refused.issues).toEqual([
+        expect.objectContaining({
+          field: 'scope',
+          rule: 'first_key_admin',
+          message: expect.stringMatching(/the first key must be an admin key/),
+        }),
+      ]);
     }
     expect((await open.gql(WhoAmI)).viewer.openAccess).toBe(true);
     expect((await open.gql(ListApiKeys)).apiKeys).toEqual([]);
 
-    const made = expectResult((await open.gql(CreateApiKey, { name: 'first-admin', scope: 'ADMIN' })).createApiKey, 'CreateApiKeyPayload');
-    expectResult((await open.gql(CreateApiKey, { name: 'then-a-writer', scope: 'WRITE' }, bearer(made.secret))).createApiKey, 'CreateApiKeyPayload');
+    const made = expectResult(
+      (await open.gql(CreateApiKey, { name: 'first-admin', scope: 'ADMIN' })).createApiKey,
+      'CreateApiKeyPayload',
+    );
+    expectResult(
+      (await open.gql(CreateApiKey, { name: 'then-a-writer', scope: 'WRITE' }, bearer(made.secret))).createApiKey,
+      'CreateApiKeyPayload',
+    );
     // Nor can the last admin key be revoked through the API.
-    const last = expectResult((await open.gql(RevokeApiKey, { id: made.apiKey.id }, bearer(made.secret))).revokeApiKey, 'ConflictError');
+    const last = expectResult(
+      (await open.gql(RevokeApiKey, { id: made.apiKey.id }, bearer(made.secret))).revokeApiKey,
+      'ConflictError',
+    );
     expect(last.message).toMatch(/last active admin key/);
 
     for (const transport of ['http', 'sse', 'ws'] as const) {
       expect(errorCode(await via(transport, open.url, '{ runs(first: 1) { totalCount } }'))).toBe('UNAUTHENTICATED');
-      expect(errorCode(await via(transport, open.url, '{ runs(first: 1) { totalCount } }', {}, made.secret))).toBeNull();
+      expect(
+        errorCode(await via(transport, open.url, '{ runs(first: 1) { totalCount } }', {}, made.secret)),
+      ).toBeNull();
     }
   });
 });
@@ -283,9 +383,18 @@ describe.skipIf(!postgresUrl)(postgresSuiteTitle('on PostgreSQL'), () => {
     const input = { input: { mode: 'TRACKED', modelName: 'm', projectName: 'pg', taskDescription: 't' } };
     expect(errorCode(await via('http', p.url, create, input, p.keys.reader))).toBe('FORBIDDEN');
     expect(errorCode(await via('ws', p.url, create, input, p.keys.admin))).toBeNull();
-    const made = expectResult((await p.gql(CreateApiKey, { name: 'pg-writer', scope: 'WRITE' }, bearer(p.keys.admin))).createApiKey, 'CreateApiKeyPayload');
+    const made = expectResult(
+      (await p.gql(CreateApiKey, { name: 'pg-writer', scope: 'WRITE' }, bearer(p.keys.admin))).createApiKey,
+      'CreateApiKeyPayload',
+    );
     expect(errorCode(await via('sse', p.url, create, input, made.secret))).toBeNull();
-    await waitFor(async () => (await p.gql(ListApiKeys, {}, bearer(p.keys.admin))).apiKeys.find((k) => k.name === 'pg-writer')?.lastUsedAt != null, 2000, 'last_used_at');
+    await waitFor(
+      async () =>
+        (await p.gql(ListApiKeys, {}, bearer(p.keys.admin))).apiKeys.find((k) => k.name === 'pg-writer')?.lastUsedAt !=
+        null,
+      2000,
+      'last_used_at',
+    );
     await p.gql(RevokeApiKey, { id: made.apiKey.id }, bearer(p.keys.admin));
     expect(errorCode(await via('http', p.url, create, input, made.secret))).toBe('UNAUTHENTICATED');
   });

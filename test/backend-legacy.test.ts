@@ -3,6 +3,7 @@
 // the newest are refused before anything is trained, naming the Atelier worker. Plus the retry rule on
 // /_train_model, and the metric-name mapping and version detection as units.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { detectArtRunVersion } from '../src/backends/legacy-art-run';
 import { currentMetricNames } from '../src/domain/train-metrics';
 import { openApiOf, startArtBackendSim, type ArtBackendSim, type ArtVersion } from './fixtures/art-backend-sim';
@@ -17,7 +18,12 @@ beforeAll(async () => {
 afterAll(() => openai?.close());
 
 async function bed(version: ArtVersion): Promise<{ art: ArtBackendSim; s: TestServer; close(): Promise<void> }> {
-  const art = await startArtBackendSim({ version, inferenceUrl: openai.url, inferenceApiKey: PROVIDER_KEY, gradientStepMs: 2 });
+  const art = await startArtBackendSim({
+    version,
+    inferenceUrl: openai.url,
+    inferenceApiKey: PROVIDER_KEY,
+    gradientStepMs: 2,
+  });
   const s = await startServer({ pipeline: bedConfig(openai.url, { name: 'old', url: art.url }) });
   return { art, s, close: async () => (await s.stop(), await art.close()) };
 }
@@ -33,12 +39,23 @@ describe('art run versions Atelier drives', () => {
         expect(b.art.completedSteps(`v${version}`, name)).toEqual([0, 1]);
         const served = b.art.servedName(`v${version}`, name);
         expect(served).toBe(name);
-        const models = new Set(openai.callsOf('rollout').map((r) => (r.body as { model: string }).model).filter((m) => m.startsWith(name)));
+        const models = new Set(
+          openai
+            .callsOf('rollout')
+            .map((r) => (r.body as { model: string }).model)
+            .filter((m) => m.startsWith(name)),
+        );
         expect(models).toEqual(new Set([name]));
         // The stream's legacy keys, stored under ART's current names.
         for (const g of done.gradientSteps) {
           const values = g.values as Record<string, number>;
-          expect(Object.keys(values).sort()).toEqual(['data/step_num_gradient_steps', 'loss/entropy', 'loss/grad_norm', 'loss/train', 'policy_loss']);
+          expect(Object.keys(values).sort()).toEqual([
+            'data/step_num_gradient_steps',
+            'loss/entropy',
+            'loss/grad_norm',
+            'loss/train',
+            'policy_loss',
+          ]);
           expect(values['loss/train']).toBe(g.loss);
         }
         const charted = done.metricHistory.find((p) => p.trainingLoss !== null)!;
@@ -59,7 +76,10 @@ describe('art run versions Atelier drives', () => {
       expect(done).toMatchObject({ status: 'COMPLETED', error: null });
       const calls = b.art.trainCalls.filter((c) => c.project === 'retry');
       // The refused calls never reached the trainer; the broken one did not save step 0, so it was sent again.
-      expect(calls.map((c) => [c.step, c.outcome])).toEqual([[0, 'broken'], [0, 'completed']]);
+      expect(calls.map((c) => [c.step, c.outcome])).toEqual([
+        [0, 'broken'],
+        [0, 'completed'],
+      ]);
       // (the broken one records no status: its connection was destroyed mid-answer)
       expect(b.art.callsTo('/_train_model').map((r) => r.status)).toEqual([503, 429, undefined, 200]);
       // The broken attempt's gradient steps were forgotten: one series, numbered from 0.
@@ -82,7 +102,9 @@ describe('art run versions Atelier refuses, naming the worker', () => {
         const failed = await waitDone(b.s, (await createRun(b.s, `v${version}`, { numExamples: 2 })).id);
         expect(failed.status).toBe('FAILED');
         expect(failed.error).toMatch(says);
-        expect(failed.error).toMatch(/run the Atelier worker \(worker\/README.md\) next to ART's LocalBackend .* ART_BACKENDS=old=worker\+http:\/\/<gpu-box>:7998/);
+        expect(failed.error).toMatch(
+          /run the Atelier worker \(worker\/README.md\) next to ART's LocalBackend .* ART_BACKENDS=old=worker\+http:\/\/<gpu-box>:7998/,
+        );
         expect(b.art.callsTo('/_train_model')).toHaveLength(0);
         expect(b.art.callsTo('/register')).toHaveLength(0);
       } finally {
@@ -94,16 +116,43 @@ describe('art run versions Atelier refuses, naming the worker', () => {
 
 describe('units', () => {
   it('maps the legacy stream keys to ART current names and keeps current ones', () => {
-    expect(currentMetricNames({ loss: 0.4, grad_norm: 1.2, policy_loss: 0.3, entropy: 0.8, kl_div: 0.01, num_gradient_steps: 2 })).toEqual({
-      'loss/train': 0.4, 'loss/grad_norm': 1.2, policy_loss: 0.3, 'loss/entropy': 0.8, 'loss/kl_div': 0.01, 'data/step_num_gradient_steps': 2,
+    expect(
+      currentMetricNames({
+        loss: 0.4,
+        grad_norm: 1.2,
+        policy_loss: 0.3,
+        entropy: 0.8,
+        kl_div: 0.01,
+        num_gradient_steps: 2,
+      }),
+    ).toEqual({
+      'loss/train': 0.4,
+      'loss/grad_norm': 1.2,
+      policy_loss: 0.3,
+      'loss/entropy': 0.8,
+      'loss/kl_div': 0.01,
+      'data/step_num_gradient_steps': 2,
     });
-    expect(currentMetricNames({ policy_loss: 0.3, num_groups_trainable: 1 })).toEqual({ 'loss/train': 0.3, 'data/step_num_groups_trainable': 1 });
-    expect(currentMetricNames({ 'loss/train': 0.5, loss: 9, 'loss/grad_norm': 1, 'data/step_num_gradient_steps': 0, bad: Number.NaN, text: 'x' })).toEqual({ 'loss/train': 0.5, 'loss/grad_norm': 1, 'data/step_num_gradient_steps': 0 });
+    expect(currentMetricNames({ policy_loss: 0.3, num_groups_trainable: 1 })).toEqual({
+      'loss/train': 0.3,
+      'data/step_num_groups_trainable': 1,
+    });
+    expect(
+      currentMetricNames({
+        'loss/train': 0.5,
+        loss: 9,
+        'loss/grad_norm': 1,
+        'data/step_num_gradient_steps': 0,
+        bad: Number.NaN,
+        text: 'x',
+      }),
+    ).toEqual({ 'loss/train': 0.5, 'loss/grad_norm': 1, 'data/step_num_gradient_steps': 0 });
   });
 
   it('tells art run versions apart from their /openapi.json', () => {
     expect(detectArtRunVersion(openApiOf('0.3.11') as never, 'x')).toEqual({ version: '0.3.x–0.4.11', refusal: null });
     expect(detectArtRunVersion(openApiOf('0.4.12') as never, 'x')).toEqual({ version: '0.4.12–0.5.0', refusal: null });
-    for (const v of ['0.5.3', '0.5.9', 'main'] as const) expect(detectArtRunVersion(openApiOf(v) as never, 'x').refusal).toMatch(/Atelier worker/);
+    for (const v of ['0.5.3', '0.5.9', 'main'] as const)
+      expect(detectArtRunVersion(openApiOf(v) as never, 'x').refusal).toMatch(/Atelier worker/);
   });
 });

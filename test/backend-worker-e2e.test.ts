@@ -8,7 +8,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startOpenAISim, type OpenAISim } from './fixtures/openai-sim';
 import { bedConfig, createRun, waitDone } from './fixtures/pipeline-bed';
 import { startServer, type TestServer } from './helpers/server';
@@ -21,7 +23,8 @@ const TOKEN = 'e2e-worker-token-0123456789';
 function skipReason(): string | null {
   const probe = spawnSync(PYTHON, ['-c', 'import sys; assert sys.version_info >= (3, 10)'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) return `${PYTHON} (3.10+) is not available`;
-  if (!existsSync(join(WORKER_DIR, 'atelier_worker')) || !existsSync(STAND_IN)) return `no Atelier worker with its stand-in ART at ${WORKER_DIR} (set ATELIER_WORKER_DIR)`;
+  if (!existsSync(join(WORKER_DIR, 'atelier_worker')) || !existsSync(STAND_IN))
+    return `no Atelier worker with its stand-in ART at ${WORKER_DIR} (set ATELIER_WORKER_DIR)`;
   return null;
 }
 const reason = skipReason();
@@ -39,10 +42,30 @@ describe.skipIf(reason !== null)('Atelier against the real worker (stand-in ART)
     // No key check: rollouts carry the key the stand-in's "vLLM" reports ('default').
     openai = await startOpenAISim();
     artPath = mkdtempSync(join(tmpdir(), 'atelier-worker-e2e-'));
-    proc = spawn(PYTHON, ['-m', 'atelier_worker', '--host', '127.0.0.1', '--port', '0', '--art-path', join(artPath, '.art'), '--heartbeat-seconds', '0.2'], {
-      env: { ...process.env, PYTHONPATH: [STAND_IN, WORKER_DIR].join(delimiter), PYTHONDONTWRITEBYTECODE: '1', ATELIER_WORKER_TOKEN: TOKEN },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    proc = spawn(
+      PYTHON,
+      [
+        '-m',
+        'atelier_worker',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--art-path',
+        join(artPath, '.art'),
+        '--heartbeat-seconds',
+        '0.2',
+      ],
+      {
+        env: {
+          ...process.env,
+          PYTHONPATH: [STAND_IN, WORKER_DIR].join(delimiter),
+          PYTHONDONTWRITEBYTECODE: '1',
+          ATELIER_WORKER_TOKEN: TOKEN,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     proc.stderr!.on('data', (d) => (stderr += d));
     workerUrl = await new Promise<string>((ok, fail) => {
       let out = '';
@@ -58,7 +81,12 @@ describe.skipIf(reason !== null)('Atelier against the real worker (stand-in ART)
       });
       proc.once('exit', (code) => fail(new Error(`the worker exited with ${code}:\n${stderr}`)));
     });
-    s = await startServer({ pipeline: { ...bedConfig(openai.url, { name: 'gpu1', url: workerUrl, kind: 'worker', inferenceUrl: openai.url }), workerToken: TOKEN } });
+    s = await startServer({
+      pipeline: {
+        ...bedConfig(openai.url, { name: 'gpu1', url: workerUrl, kind: 'worker', inferenceUrl: openai.url }),
+        workerToken: TOKEN,
+      },
+    });
   }, 30_000);
 
   afterAll(async () => {

@@ -4,6 +4,7 @@
 // before the stream starts is sent again; a stream cut after it started is not retrained while the worker
 // still trains (409 busy is waited out) and the saved step is taken as done.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { LegacyArtRunBackend } from '../src/backends/legacy-art-run';
 import { WorkerBackend } from '../src/backends/worker';
 import { startArtBackendSim, type ArtBackendSim } from './fixtures/art-backend-sim';
@@ -19,8 +20,15 @@ let s: TestServer;
 
 beforeAll(async () => {
   openai = await startOpenAISim({ apiKey: PROVIDER_KEY });
-  worker = await startWorkerSim({ inferenceUrl: openai.url, inferenceApiKey: PROVIDER_KEY, token: TOKEN, gradientStepMs: 5 });
-  s = await startServer({ pipeline: { ...bedConfig(openai.url, { name: 'gpu1', url: worker.url, kind: 'worker' }), workerToken: TOKEN } });
+  worker = await startWorkerSim({
+    inferenceUrl: openai.url,
+    inferenceApiKey: PROVIDER_KEY,
+    token: TOKEN,
+    gradientStepMs: 5,
+  });
+  s = await startServer({
+    pipeline: { ...bedConfig(openai.url, { name: 'gpu1', url: worker.url, kind: 'worker' }), workerToken: TOKEN },
+  });
 });
 afterAll(async () => {
   await s?.stop();
@@ -28,7 +36,13 @@ afterAll(async () => {
   await openai?.close();
 });
 
-const rolloutModels = (name: string) => new Set(openai.callsOf('rollout').map((r) => (r.body as { model: string }).model).filter((m) => m.startsWith(`${name}@`)));
+const rolloutModels = (name: string) =>
+  new Set(
+    openai
+      .callsOf('rollout')
+      .map((r) => (r.body as { model: string }).model)
+      .filter((m) => m.startsWith(`${name}@`)),
+  );
 
 describe('a pipeline run on an Atelier worker', () => {
   it('completes: registered once, rollouts on name@step, each step trained once with ART current metric names', async () => {
@@ -42,7 +56,9 @@ describe('a pipeline run on an Atelier worker', () => {
     expect(train).toMatchObject({ name, project: 'wk', config: { learning_rate: 1e-5 }, log: true });
     expect(worker.requests.filter((r) => r.path !== '/v1/health').every((r) => r.status !== 401)).toBe(true);
     for (const g of done.gradientSteps) expect((g.values as Record<string, number>)['loss/train']).toBe(g.loss);
-    expect(done.metricHistory.find((p) => p.trainingLoss !== null)!.values.map((v) => v.name)).toEqual(expect.arrayContaining(['loss/train', 'loss/grad_norm']));
+    expect(done.metricHistory.find((p) => p.trainingLoss !== null)!.values.map((v) => v.name)).toEqual(
+      expect.arrayContaining(['loss/train', 'loss/grad_norm']),
+    );
   }, 60_000);
 
   it('sends a training call refused before its stream started (503, 429) again, training each step once', async () => {
@@ -50,8 +66,12 @@ describe('a pipeline run on an Atelier worker', () => {
     worker.faults.failNext(1, 429, '/v1/models/train');
     const done = await waitDone(s, (await createRun(s, 'wk-retry', { numExamples: 2 })).id);
     expect(done).toMatchObject({ status: 'COMPLETED', error: null });
-    expect(worker.trainCalls.filter((c) => c.project === 'wk-retry').map((c) => [c.step, c.outcome])).toEqual([[0, 'completed']]);
-    expect(worker.requests.filter((r) => r.path === '/v1/models/train' && (r.status === 503 || r.status === 429))).toHaveLength(2);
+    expect(worker.trainCalls.filter((c) => c.project === 'wk-retry').map((c) => [c.step, c.outcome])).toEqual([
+      [0, 'completed'],
+    ]);
+    expect(
+      worker.requests.filter((r) => r.path === '/v1/models/train' && (r.status === 503 || r.status === 429)),
+    ).toHaveLength(2);
   }, 60_000);
 
   it('does not retrain a step whose stream was cut after it started: waits while busy and takes the saved step', async () => {
@@ -67,7 +87,9 @@ describe('a pipeline run on an Atelier worker', () => {
     worker.faults.errorLineNext(1, 'CUDA out of memory');
     const failed = await waitDone(s, (await createRun(s, 'wk-err', { numExamples: 2 })).id);
     expect(failed.status).toBe('FAILED');
-    expect(failed.error).toMatch(/^TRAINING: Atelier worker gpu1 \/v1\/models\/train: art_error: RuntimeError: CUDA out of memory/);
+    expect(failed.error).toMatch(
+      /^TRAINING: Atelier worker gpu1 \/v1\/models\/train: art_error: RuntimeError: CUDA out of memory/,
+    );
     expect(worker.trainCalls.filter((c) => c.project === 'wk-err')).toHaveLength(1);
   }, 60_000);
 });
@@ -89,12 +111,22 @@ describe('the worker client', () => {
     expect(target.modelName(3)).toBe('unit@3');
     worker.restart();
     expect(await client.currentStep(model)).toBe(0);
-    expect(worker.requests.filter((r) => r.path === '/v1/models/register' && (r.body as { project: string }).project === 'wk-unit')).toHaveLength(2);
+    expect(
+      worker.requests.filter(
+        (r) => r.path === '/v1/models/register' && (r.body as { project: string }).project === 'wk-unit',
+      ),
+    ).toHaveLength(2);
   });
 
   it('says which kind to configure when a URL is the other kind of server', async () => {
-    await expect(new WorkerBackend({ ...opts, name: 'gpu1', baseUrl: art.url }).health()).rejects.toThrow(/not an Atelier worker \(an `art run` server is configured as gpu1=http/);
-    await expect(new LegacyArtRunBackend({ ...opts, name: 'old', baseUrl: worker.url }).health()).rejects.toThrow(/serves no \/openapi.json, so it is not ART's `art run` \(an Atelier worker is configured as old=worker\+http/);
-    await expect(new WorkerBackend({ ...opts, name: 'gpu1', baseUrl: worker.url }).prepare(model)).rejects.toThrow(/HTTP 401 unauthorized/);
+    await expect(new WorkerBackend({ ...opts, name: 'gpu1', baseUrl: art.url }).health()).rejects.toThrow(
+      /not an Atelier worker \(an `art run` server is configured as gpu1=http/,
+    );
+    await expect(new LegacyArtRunBackend({ ...opts, name: 'old', baseUrl: worker.url }).health()).rejects.toThrow(
+      /serves no \/openapi.json, so it is not ART's `art run` \(an Atelier worker is configured as old=worker\+http/,
+    );
+    await expect(new WorkerBackend({ ...opts, name: 'gpu1', baseUrl: worker.url }).prepare(model)).rejects.toThrow(
+      /HTTP 401 unauthorized/,
+    );
   });
 });

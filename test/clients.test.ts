@@ -4,11 +4,12 @@
 // when they differ.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ResultOf } from '@graphql-typed-document-node/core';
+
 import { ApolloClient, CombinedGraphQLErrors, HttpLink, InMemoryCache, type ObservableQuery } from '@apollo/client';
+import type { ResultOf } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GetRun, RecordTrajectories, TransitionRun } from './operations';
+
 import { createApolloClient, createTrackedRun } from './clients/apollo';
 import { createWsClient, followRun } from './clients/graphql-ws';
 import { BestTrajectories, CreateTrackedRun, MoveRun, RunsPage, RunStatusChanged } from './clients/operations';
@@ -20,6 +21,7 @@ import { expectResult } from './helpers/results';
 import { bearer, useTestServer } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
 import { startTcpProxy } from './helpers/tcp-proxy';
+import { GetRun, RecordTrajectories, TransitionRun } from './operations';
 
 /** The complete data an Apollo watchQuery shows now. */
 function current<T>(query: ObservableQuery<T, any>): T {
@@ -37,7 +39,8 @@ const ROOT = join(import.meta.dirname, '..');
 function readmeBlocks(): Map<string, string> {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const blocks = new Map<string, string>();
-  for (const m of readme.matchAll(/^```ts\n\/\/ ((?:test\/|codegen\.ts)\S*)\n([\s\S]*?)^```$/gm)) blocks.set(m[1], m[2]);
+  for (const m of readme.matchAll(/^```ts\n\/\/ ((?:test\/|codegen\.ts)\S*)\n([\s\S]*?)^```$/gm))
+    blocks.set(m[1], m[2]);
   return blocks;
 }
 
@@ -46,7 +49,13 @@ function regions(): Map<string, string> {
   const source = readFileSync(join(ROOT, 'test/clients.test.ts'), 'utf8');
   const out = new Map<string, string>();
   for (const m of source.matchAll(/^( *)\/\/ #region readme:(\S+)\n([\s\S]*?)^ *\/\/ #endregion$/gm)) {
-    out.set(m[2], m[3].split('\n').map((line) => line.slice(m[1].length)).join('\n'));
+    out.set(
+      m[2],
+      m[3]
+        .split('\n')
+        .map((line) => line.slice(m[1].length))
+        .join('\n'),
+    );
   }
   return out;
 }
@@ -77,7 +86,12 @@ describe('clients, with the keys a server requires', () => {
   const gql: typeof s.gql = (doc, variables, headers) => s.gql(doc, variables, headers ?? bearer(s.keys.w));
   async function makeRun(projectName: string) {
     const res = await gql(CreateTrackedRun, {
-      input: { mode: 'TRACKED', modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName, taskDescription: 'Answer support tickets politely' },
+      input: {
+        mode: 'TRACKED',
+        modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+        projectName,
+        taskDescription: 'Answer support tickets politely',
+      },
     });
     return expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run;
   }
@@ -110,7 +124,12 @@ describe('clients, with the keys a server requires', () => {
       expect((await gql(GetRun, { id: run.id })).run?.uuid).toBeTruthy();
 
       // ValidationError names the field and the rule; ConflictError's message arrives through `... on Error`.
-      const invalid = createTrackedRun(client, { modelName: 'm', projectName: 'support', taskDescription: 't', learningRate: 5 });
+      const invalid = createTrackedRun(client, {
+        modelName: 'm',
+        projectName: 'support',
+        taskDescription: 't',
+        learningRate: 5,
+      });
       await expect(invalid).rejects.toThrow(/^input\.learningRate: .+ \(too_big\)$/);
       const uuid = (await gql(GetRun, { id: run.id })).run!.uuid;
       const twice = createTrackedRun(client, { modelName: 'm', projectName: 'support', taskDescription: 't', uuid });
@@ -123,11 +142,16 @@ describe('clients, with the keys a server requires', () => {
         cache: new InMemoryCache(),
       });
       cleanups.push(() => bare.stop());
-      const variables = { input: { mode: 'TRACKED' as const, modelName: 'm', projectName: 'p', taskDescription: 't', learningRate: 5 } };
+      const variables = {
+        input: { mode: 'TRACKED' as const, modelName: 'm', projectName: 'p', taskDescription: 't', learningRate: 5 },
+      };
       const withTypes = (await apollo().mutate({ mutation: CreateTrackedRun, variables })).data!.createTrainingRun;
       expect(withTypes).toMatchObject({ __typename: 'ValidationError', message: expect.any(String) });
       const without = (await bare.mutate({ mutation: CreateTrackedRun, variables })).data!.createTrainingRun;
-      expect(without).toMatchObject({ __typename: 'ValidationError', issues: [{ field: 'input.learningRate', rule: 'too_big' }] });
+      expect(without).toMatchObject({
+        __typename: 'ValidationError',
+        issues: [{ field: 'input.learningRate', rule: 'too_big' }],
+      });
       expect(without).not.toHaveProperty('message'); // the server sent it; the cache dropped it
     });
 
@@ -159,14 +183,22 @@ describe('clients, with the keys a server requires', () => {
       expect(entries(client)[key!]).toMatchObject({ id: newestFirst[1], status: 'PENDING' });
       const moved = await client.mutate({ mutation: MoveRun, variables: { runId: newestFirst[1], to: 'GENERATING' } });
       expect(moved.data?.transitionRun.__typename).toBe('TransitionRunPayload');
-      await waitFor(() => current(runs).runs.edges[1].node.status === 'GENERATING', 5000, 'the list to show the new status');
+      await waitFor(
+        () => current(runs).runs.edges[1].node.status === 'GENERATING',
+        5000,
+        'the list to show the new status',
+      );
       expect(current(runs).runs.edges).toHaveLength(4);
     });
 
     it('relayStylePagination on TrainingRun.trajectories: pages of a run merge under the run', async () => {
       const run = await makeRun('apollo-trajectories');
       const rewards = [0.1, 0.9, 0.5, 0.7, 0.3];
-      expectResult((await gql(RecordTrajectories, { runId: run.id, trajectories: rewards.map((r) => trajectory(0, r)) })).recordTrajectories, 'RecordTrajectoriesPayload');
+      expectResult(
+        (await gql(RecordTrajectories, { runId: run.id, trajectories: rewards.map((r) => trajectory(0, r)) }))
+          .recordTrajectories,
+        'RecordTrajectoriesPayload',
+      );
       const client = apollo();
       const best = client.watchQuery({ query: BestTrajectories, variables: { runId: run.id, first: 3 } });
       best.subscribe(() => undefined);
@@ -182,7 +214,10 @@ describe('clients, with the keys a server requires', () => {
       const run = await makeRun('apollo-live');
       const runId = run.id;
       const client = apollo();
-      const list = client.watchQuery({ query: RunsPage, variables: { filter: { projectName: 'apollo-live' }, first: 10 } });
+      const list = client.watchQuery({
+        query: RunsPage,
+        variables: { filter: { projectName: 'apollo-live' }, first: 10 },
+      });
       list.subscribe(() => undefined);
       await waitFor(() => list.getCurrentResult().dataState === 'complete');
       const seen: string[] = [];
@@ -199,15 +234,24 @@ describe('clients, with the keys a server requires', () => {
       expect(seen).toEqual(['GENERATING']);
       expect(entries(client)[`TrainingRun:${run.id}`]).toMatchObject({ status: 'GENERATING' });
       // The watched list reads the same cache entry; it re-renders on Apollo's next broadcast.
-      await waitFor(() => current(list).runs.edges[0].node.status === 'GENERATING', 5000, 'the watched list to show the new status');
+      await waitFor(
+        () => current(list).runs.edges[0].node.status === 'GENERATING',
+        5000,
+        'the watched list to show the new status',
+      );
     });
 
     it('a read key is refused mutations: Apollo rejects with CombinedGraphQLErrors', async () => {
       const client = createApolloClient(s.graphqlUrl, s.keys.r);
       cleanups.push(() => client.stop());
-      const error = await createTrackedRun(client, { modelName: 'm', projectName: 'p', taskDescription: 't' }).catch((e: unknown) => e);
+      const error = await createTrackedRun(client, { modelName: 'm', projectName: 'p', taskDescription: 't' }).catch(
+        (e: unknown) => e,
+      );
       expect(CombinedGraphQLErrors.is(error)).toBe(true);
-      expect((error as CombinedGraphQLErrors).errors[0]).toMatchObject({ message: expect.stringMatching(/needs the write scope/), extensions: { code: 'FORBIDDEN' } });
+      expect((error as CombinedGraphQLErrors).errors[0]).toMatchObject({
+        message: expect.stringMatching(/needs the write scope/),
+        extensions: { code: 'FORBIDDEN' },
+      });
     });
   });
 
@@ -223,7 +267,9 @@ describe('clients, with the keys a server requires', () => {
       const client = createUrqlClient(url, apiKey);
       const { data, error } = await client.query(RunsPage, { filter: { projectName: 'urql' }, first: 20 }).toPromise();
       // When the run ends the subscription completes, and urql repeats the last result with hasNext: false.
-      const sub = client.subscription(RunStatusChanged, { runId }).subscribe(({ data, hasNext }) => hasNext && seen.push(data!.runStatusChanged.to));
+      const sub = client
+        .subscription(RunStatusChanged, { runId })
+        .subscribe(({ data, hasNext }) => hasNext && seen.push(data!.runStatusChanged.to));
       // #endregion
       cleanups.push(() => sub.unsubscribe());
       expect(error).toBeUndefined();
@@ -268,7 +314,13 @@ describe('clients, with the keys a server requires', () => {
       await waitFor(() => seen.length === 4, 10_000, 'the missed events after the reconnect');
       await moveRun(run.id, 'CANCELLED');
       await done;
-      expect(seen).toEqual(['null>PENDING', 'PENDING>GENERATING', 'GENERATING>COLLECTING', 'COLLECTING>SCORING', 'SCORING>CANCELLED']);
+      expect(seen).toEqual([
+        'null>PENDING',
+        'PENDING>GENERATING',
+        'GENERATING>COLLECTING',
+        'COLLECTING>SCORING',
+        'SCORING>CANCELLED',
+      ]);
     });
 
     it('with a malformed key, followRun throws the server’s error instead of retrying', async () => {
@@ -291,7 +343,10 @@ describe('clients, with the keys a server requires', () => {
         // #region readme:sse
         const client = createSseClient(url, apiKey);
         const query = print(RunStatusChanged);
-        for await (const { data } of client.iterate<ResultOf<typeof RunStatusChanged>>({ query, variables: { runId } })) {
+        for await (const { data } of client.iterate<ResultOf<typeof RunStatusChanged>>({
+          query,
+          variables: { runId },
+        })) {
           seen.push(data!.runStatusChanged.to);
           if (data!.runStatusChanged.to === 'CANCELLED') break;
         }

@@ -1,10 +1,20 @@
 // Hundreds of concurrent mutations of every kind against one server: every acknowledged write is
 // stored, and nothing that was refused or failed left anything behind.
 import { describe, expect, it } from 'vitest';
-import { CreateRun, GetRun, ListRuns, ListTrajectories, MetricHistory, RecordMetrics, RecordTrajectories, TransitionRun } from './operations';
+
 import type { TrainingStatus } from './gql/graphql';
 import { createRun, trajectory } from './helpers/builders';
 import { useTestServer } from './helpers/server';
+import {
+  CreateRun,
+  GetRun,
+  ListRuns,
+  ListTrajectories,
+  MetricHistory,
+  RecordMetrics,
+  RecordTrajectories,
+  TransitionRun,
+} from './operations';
 
 const s = useTestServer();
 
@@ -20,18 +30,39 @@ describe('concurrent writes', () => {
 
     for (let i = 0; i < 100; i++) {
       ops.push(
-        s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'burst', taskDescription: `t${i}`, learningRate: i % 5 === 0 ? 5 : 0.001 } }).then((r) => {
-          if (r.createTrainingRun.__typename === 'CreateTrainingRunPayload') created.push(r.createTrainingRun.run.uuid);
-          else refused++;
-        }),
+        s
+          .gql(CreateRun, {
+            input: {
+              mode: 'TRACKED',
+              modelName: 'm',
+              projectName: 'burst',
+              taskDescription: `t${i}`,
+              learningRate: i % 5 === 0 ? 5 : 0.001,
+            },
+          })
+          .then((r) => {
+            if (r.createTrainingRun.__typename === 'CreateTrainingRunPayload')
+              created.push(r.createTrainingRun.run.uuid);
+            else refused++;
+          }),
       );
     }
     for (const run of runs) {
-      const path: TrainingStatus[] = ['GENERATING', 'COLLECTING', 'SCORING', 'TRAINING', 'COLLECTING', 'TRAINING', 'SCORING', 'CANCELLED'];
+      const path: TrainingStatus[] = [
+        'GENERATING',
+        'COLLECTING',
+        'SCORING',
+        'TRAINING',
+        'COLLECTING',
+        'TRAINING',
+        'SCORING',
+        'CANCELLED',
+      ];
       for (const to of path) {
         ops.push(
           s.gql(TransitionRun, { runId: run.id, to }).then((r) => {
-            if (r.transitionRun.__typename === 'TransitionRunPayload') transitions.set(run.id, transitions.get(run.id)! + 1);
+            if (r.transitionRun.__typename === 'TransitionRunPayload')
+              transitions.set(run.id, transitions.get(run.id)! + 1);
             else refused++;
           }),
         );
@@ -40,10 +71,11 @@ describe('concurrent writes', () => {
       for (let b = 0; b < 12; b++) {
         // Every other batch re-sends the shared trajectories: idempotency under concurrency.
         const batch = [...(b % 2 ? shared : []), ...Array.from({ length: 15 }, () => trajectory(b % 3, Math.random()))];
-        if (b === 5) batch.push({ ...trajectory(0, 1), messages: [{ role: "narrator", content: "invalid role" }] });
+        if (b === 5) batch.push({ ...trajectory(0, 1), messages: [{ role: 'narrator', content: 'invalid role' }] });
         ops.push(
           s.gql(RecordTrajectories, { runId: run.id, trajectories: batch }).then((r) => {
-            if (r.recordTrajectories.__typename === 'RecordTrajectoriesPayload') batch.forEach((t) => recorded.get(run.id)!.add(t.uuid!));
+            if (r.recordTrajectories.__typename === 'RecordTrajectoriesPayload')
+              batch.forEach((t) => recorded.get(run.id)!.add(t.uuid!));
             else refused++;
           }),
         );
@@ -51,10 +83,12 @@ describe('concurrent writes', () => {
       for (let step = 0; step < 10; step++) {
         for (const copy of [0, 1]) {
           ops.push(
-            s.gql(RecordMetrics, { runId: run.id, points: [{ step, epoch: 0, trainingLoss: step + copy / 10 }] }).then((r) => {
-              if (r.recordMetrics.__typename === 'RecordMetricsPayload') points.get(run.id)!.add(step);
-              else refused++;
-            }),
+            s
+              .gql(RecordMetrics, { runId: run.id, points: [{ step, epoch: 0, trainingLoss: step + copy / 10 }] })
+              .then((r) => {
+                if (r.recordMetrics.__typename === 'RecordMetricsPayload') points.get(run.id)!.add(step);
+                else refused++;
+              }),
           );
         }
       }

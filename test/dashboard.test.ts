@@ -9,14 +9,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { buildRunsDatabase } from '../bench/lib/datasets';
 import { createDashboard } from '../src/server/dashboard';
 import { graphql } from './gql';
 import { browserAvailability, launchBrowser, type BrowserSession } from './helpers/browser';
-import { buildRunsDatabase } from '../bench/lib/datasets';
-import { DASHBOARD_DIR, ensureDashboardBuilt } from './helpers/dashboard-bundle';
 import { advanceTo, createRun, recordTrajectories, trajectory } from './helpers/builders';
+import { DASHBOARD_DIR, ensureDashboardBuilt } from './helpers/dashboard-bundle';
 import { bearer, startServer, useTestServer, type TestServer } from './helpers/server';
 import { RecordMetrics } from './operations';
 
@@ -39,7 +41,12 @@ async function recordSteps(server: TestServer, runId: string, steps: number[], h
     await recordTrajectories(server, runId, [trajectory(step, reward), trajectory(step, reward + 0.2)]);
     const res = await server.gql(
       RecordMetrics,
-      { runId, points: [{ step, epoch: 0, trainingLoss: 1 / (step + 1), values: [{ name: 'grad_norm', value: 0.5 + step / 10 }] }] },
+      {
+        runId,
+        points: [
+          { step, epoch: 0, trainingLoss: 1 / (step + 1), values: [{ name: 'grad_norm', value: 0.5 + step / 10 }] },
+        ],
+      },
       headers,
     );
     expect(res.recordMetrics.__typename).toBe('RecordMetricsPayload');
@@ -82,11 +89,20 @@ describe('serving the dashboard', () => {
     expect(jsRes.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const cssRes = await fetch(`${s.url}/assets/${css}`);
     expect(cssRes.headers.get('content-type')).toBe('text/css; charset=utf-8');
-    for (const path of ['/assets/nope.js', '/assets/..%2Fpackage.json', '/assets/../package.json', '/assets/.hidden.js', '/assets/']) {
+    for (const path of [
+      '/assets/nope.js',
+      '/assets/..%2Fpackage.json',
+      '/assets/../package.json',
+      '/assets/.hidden.js',
+      '/assets/',
+    ]) {
       const res = await fetch(`${s.url}${path}`);
       expect(res.status, path).toBe(404);
     }
-    expect((await fetch(`${s.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(405);
+    expect(
+      (await fetch(`${s.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+        .status,
+    ).toBe(405);
     // GraphiQL, health and the API are untouched.
     expect((await fetch(`${s.url}/graphql`, { headers: { accept: 'text/html' } })).status).toBe(200);
     expect((await fetch(`${s.url}/health`)).status).toBe(200);
@@ -96,7 +112,10 @@ describe('serving the dashboard', () => {
   it('says how to build the bundle (503) when there is none, and marks a simulated server in the page', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'atelier-web-'));
     const withIndex = mkdtempSync(join(tmpdir(), 'atelier-web-'));
-    writeFileSync(join(withIndex, 'index.html'), '<!doctype html><html><head><title>x</title></head><body></body></html>');
+    writeFileSync(
+      join(withIndex, 'index.html'),
+      '<!doctype html><html><head><title>x</title></head><body></body></html>',
+    );
     const serve = async (dir: string, simulated: boolean) => {
       const dashboard = createDashboard({ dir, simulated, isOpen: async () => true });
       const server: Server = createServer((req, res) => dashboard.handle(req, res) || (res.writeHead(404), res.end()));
@@ -115,7 +134,9 @@ describe('serving the dashboard', () => {
       await missing.close();
 
       const simulated = await serve(withIndex, true);
-      expect(await (await fetch(`${simulated.base}/`)).text()).toContain('<meta name="atelier-simulated" content="true" />');
+      expect(await (await fetch(`${simulated.base}/`)).text()).toContain(
+        '<meta name="atelier-simulated" content="true" />',
+      );
       await simulated.close();
     } finally {
       rmSync(empty, { recursive: true, force: true });
@@ -124,7 +145,10 @@ describe('serving the dashboard', () => {
   });
 
   it('Query.server tells whether the server is simulated; totalSteps is the step total of the dataset iteration', async () => {
-    expect((await s.gql(ServerInfo)).server).toEqual({ simulated: false, version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect((await s.gql(ServerInfo)).server).toEqual({
+      simulated: false,
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
     const sim = await startServer({ simulated: true });
     try {
       expect((await sim.gql(ServerInfo)).server.simulated).toBe(true);
@@ -173,140 +197,166 @@ describe('the dashboard in a real browser', () => {
   afterAll(async () => {
     if (browser) {
       expect(cspViolations).toEqual([]);
-      expect(browser.externalRequests, `the dashboard reached outside the machine:\n${browser.externalRequests.join('\n')}`).toEqual([]);
+      expect(
+        browser.externalRequests,
+        `the dashboard reached outside the machine:\n${browser.externalRequests.join('\n')}`,
+      ).toEqual([]);
       expect(browser.pageErrors, `the dashboard threw:\n${browser.pageErrors.join('\n')}`).toEqual([]);
       await browser.close();
     }
   });
 
-  it.skipIf(unavailable !== null)(browserTitle('the runs list shows a run created by another client, and its status changes, without a reload'), async () => {
-    const { page } = browser;
-    await createRun(s, { projectName: 'list-before' });
-    await page.goto(`${s.url}/`, { waitUntil: 'load' });
-    await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    await waitLive(page);
-    const before = await page.locator('[data-testid="runs-total"]').innerText();
+  it.skipIf(unavailable !== null)(
+    browserTitle('the runs list shows a run created by another client, and its status changes, without a reload'),
+    async () => {
+      const { page } = browser;
+      await createRun(s, { projectName: 'list-before' });
+      await page.goto(`${s.url}/`, { waitUntil: 'load' });
+      await expect
+        .poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 10_000 })
+        .toBeGreaterThan(0);
+      await waitLive(page);
+      const before = await page.locator('[data-testid="runs-total"]').innerText();
 
-    const run = await createRun(s, { projectName: 'created-elsewhere' });
-    const row = page.locator(`tr[data-run-id="${run.id}"]`);
-    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
-    expect(await row.innerText()).toContain('created-elsewhere');
-    expect(await page.locator('[data-testid="runs-total"]').innerText()).not.toBe(before);
+      const run = await createRun(s, { projectName: 'created-elsewhere' });
+      const row = page.locator(`tr[data-run-id="${run.id}"]`);
+      await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+      expect(await row.innerText()).toContain('created-elsewhere');
+      expect(await page.locator('[data-testid="runs-total"]').innerText()).not.toBe(before);
 
-    await advanceTo(s, run.id, 'COLLECTING');
-    await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('COLLECTING');
+      await advanceTo(s, run.id, 'COLLECTING');
+      await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('COLLECTING');
 
-    // Filters: by project, then by status.
-    await page.fill('input[name="project"]', 'created-elsewhere');
-    await page.click('form.filters button[type="submit"]');
-    await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 10_000 }).toBe(1);
-    await page.locator('.status-filter label', { hasText: 'completed' }).click();
-    await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 10_000 }).toBe(0);
-    await page.locator('.status-filter label', { hasText: 'collecting' }).click();
-    await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 10_000 }).toBe(1);
+      // Filters: by project, then by status.
+      await page.fill('input[name="project"]', 'created-elsewhere');
+      await page.click('form.filters button[type="submit"]');
+      await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 10_000 }).toBe(1);
+      await page.locator('.status-filter label', { hasText: 'completed' }).click();
+      await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 10_000 }).toBe(0);
+      await page.locator('.status-filter label', { hasText: 'collecting' }).click();
+      await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 10_000 }).toBe(1);
 
-    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-runs.png') });
-    expect(cspViolations).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, 'dashboard-runs.png') });
+      expect(cspViolations).toEqual([]);
 
-    // The policy is enforced: an injected inline script does not run, and the refusal is reported.
-    const ran = await page.evaluate(() => {
-      const script = document.createElement('script');
-      script.textContent = 'window.__injected = true';
-      document.head.appendChild(script);
-      return (window as unknown as { __injected?: boolean }).__injected === true;
-    });
-    expect(ran).toBe(false);
-    await expect.poll(() => cspViolations.length, { timeout: 5000 }).toBeGreaterThan(0);
-    cspViolations.length = 0;
-  });
-
-  it.skipIf(unavailable !== null)(browserTitle('a run page: the avg reward, training loss and gradient norm charts gain points as metrics are recorded'), async () => {
-    const { page } = browser;
-    const run = await createRun(s, { projectName: 'charts', taskDescription: 'Summarize support tickets in one sentence', maxSteps: 10 });
-    await advanceTo(s, run.id, 'TRAINING');
-    await recordSteps(s, run.id, [0]);
-
-    await page.goto(`${s.url}/runs/${run.id}`, { waitUntil: 'load' });
-    const reward = page.getByRole('img', { name: 'avg reward', exact: true });
-    const loss = page.getByRole('img', { name: 'training loss', exact: true });
-    const grad = page.getByRole('img', { name: 'gradient norm', exact: true });
-    await expect.poll(() => reward.getAttribute('data-points'), { timeout: 10_000 }).toBe('1');
-    expect(await page.locator('h1').innerText()).toContain('Run #');
-    expect(await page.locator('.task').innerText()).toContain('Summarize support tickets');
-    expect(await page.locator('ol.history').innerText()).toContain('TRAINING');
-
-    await waitLive(page);
-    await recordSteps(s, run.id, [1, 2]);
-    await expect.poll(() => reward.getAttribute('data-points'), { timeout: 10_000 }).toBe('3');
-    await expect.poll(() => loss.getAttribute('data-points'), { timeout: 10_000 }).toBe('3');
-    await expect.poll(() => grad.getAttribute('data-points'), { timeout: 10_000 }).toBe('3');
-    // The canvas is drawn (uPlot), and the progress says which step of how many.
-    expect(await reward.locator('canvas').count()).toBe(1);
-    await expect.poll(() => page.locator('.progress-line').innerText(), { timeout: 10_000 }).toContain('of 10');
-
-    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-run.png'), fullPage: true });
-  });
-
-  it.skipIf(unavailable !== null)(browserTitle('the trajectory browser lists trajectories best reward first, with messages and RULER explanations'), async () => {
-    const { page } = browser;
-    const run = await createRun(s, { projectName: 'trajectories' });
-    await advanceTo(s, run.id, 'SCORING');
-    const scored = (reward: number, words: string) =>
-      trajectory(0, reward, {
-        messages: [
-          { role: 'user', content: `Where is my parcel? (${words})` },
-          { role: 'assistant', content: `Answer that is ${words}` },
-        ],
-        metadata: { ruler_explanation: `Judged ${words}` },
+      // The policy is enforced: an injected inline script does not run, and the refusal is reported.
+      const ran = await page.evaluate(() => {
+        const script = document.createElement('script');
+        script.textContent = 'window.__injected = true';
+        document.head.appendChild(script);
+        return (window as unknown as { __injected?: boolean }).__injected === true;
       });
-    await recordTrajectories(s, run.id, [scored(0.2, 'vague'), scored(0.9, 'precise'), scored(0.5, 'polite')]);
+      expect(ran).toBe(false);
+      await expect.poll(() => cspViolations.length, { timeout: 5000 }).toBeGreaterThan(0);
+      cspViolations.length = 0;
+    },
+  );
 
-    await page.goto(`${s.url}/runs/${run.id}`, { waitUntil: 'load' });
-    const items = page.locator('ol.trajectories > li');
-    await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(3);
-    expect(await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-reward'))))).toEqual([0.9, 0.5, 0.2]);
-    const first = await items.first().innerText();
-    expect(first).toContain('Answer that is precise');
-    expect(first).toContain('Judged precise');
-    expect(first).toContain('Where is my parcel? (precise)');
+  it.skipIf(unavailable !== null)(
+    browserTitle(
+      'a run page: the avg reward, training loss and gradient norm charts gain points as metrics are recorded',
+    ),
+    async () => {
+      const { page } = browser;
+      const run = await createRun(s, {
+        projectName: 'charts',
+        taskDescription: 'Summarize support tickets in one sentence',
+        maxSteps: 10,
+      });
+      await advanceTo(s, run.id, 'TRAINING');
+      await recordSteps(s, run.id, [0]);
 
-    // A batch recorded while the page is open appears in its place.
-    await waitLive(page);
-    await recordTrajectories(s, run.id, [scored(0.7, 'live')]);
-    await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(4);
-    expect(await items.nth(1).innerText()).toContain('Judged live');
+      await page.goto(`${s.url}/runs/${run.id}`, { waitUntil: 'load' });
+      const reward = page.getByRole('img', { name: 'avg reward', exact: true });
+      const loss = page.getByRole('img', { name: 'training loss', exact: true });
+      const grad = page.getByRole('img', { name: 'gradient norm', exact: true });
+      await expect.poll(() => reward.getAttribute('data-points'), { timeout: 10_000 }).toBe('1');
+      expect(await page.locator('h1').innerText()).toContain('Run #');
+      expect(await page.locator('.task').innerText()).toContain('Summarize support tickets');
+      expect(await page.locator('ol.history').innerText()).toContain('TRAINING');
 
-    await page.locator('ol.trajectories').screenshot({ path: join(ARTIFACTS, 'dashboard-trajectories.png') });
-  });
+      await waitLive(page);
+      await recordSteps(s, run.id, [1, 2]);
+      await expect.poll(() => reward.getAttribute('data-points'), { timeout: 10_000 }).toBe('3');
+      await expect.poll(() => loss.getAttribute('data-points'), { timeout: 10_000 }).toBe('3');
+      await expect.poll(() => grad.getAttribute('data-points'), { timeout: 10_000 }).toBe('3');
+      // The canvas is drawn (uPlot), and the progress says which step of how many.
+      expect(await reward.locator('canvas').count()).toBe(1);
+      await expect.poll(() => page.locator('.progress-line').innerText(), { timeout: 10_000 }).toContain('of 10');
 
-  it.skipIf(unavailable !== null)(browserTitle('compare overlays the reward curves of two runs, fetched in one query'), async () => {
-    const { page } = browser;
-    const a = await createRun(s, { projectName: 'compare-a' });
-    const b = await createRun(s, { projectName: 'compare-b' });
-    for (const run of [a, b]) await advanceTo(s, run.id, 'TRAINING');
-    await recordSteps(s, a.id, [0, 1, 2, 3]);
-    await recordSteps(s, b.id, [0, 1, 2, 3, 4, 5]);
+      await page.screenshot({ path: join(ARTIFACTS, 'dashboard-run.png'), fullPage: true });
+    },
+  );
 
-    const compareQueries: string[] = [];
-    const onRequest = (req: { method(): string; url(): string; postData(): string | null }) => {
-      if (req.method() === 'POST' && req.url().endsWith('/graphql') && req.postData()?.includes('DashboardCompare')) compareQueries.push(req.postData()!);
-    };
-    page.on('request', onRequest);
-    try {
-      await page.goto(`${s.url}/compare?ids=${a.id},${b.id}`, { waitUntil: 'load' });
-      const chart = page.getByRole('img', { name: 'avg reward comparison' });
-      await expect.poll(() => chart.getAttribute('data-points'), { timeout: 10_000 }).toBe('6');
-      expect(await page.locator('[data-runs]').getAttribute('data-runs')).toBe('2');
-      const legend = await page.locator('figure.chart .u-legend').innerText();
-      expect(legend).toContain('compare-a');
-      expect(legend).toContain('compare-b');
-      expect(compareQueries).toHaveLength(1);
-      expect(compareQueries[0]).toContain('maxPoints');
-      await page.screenshot({ path: join(ARTIFACTS, 'dashboard-compare.png') });
-    } finally {
-      page.off('request', onRequest);
-    }
-  });
+  it.skipIf(unavailable !== null)(
+    browserTitle('the trajectory browser lists trajectories best reward first, with messages and RULER explanations'),
+    async () => {
+      const { page } = browser;
+      const run = await createRun(s, { projectName: 'trajectories' });
+      await advanceTo(s, run.id, 'SCORING');
+      const scored = (reward: number, words: string) =>
+        trajectory(0, reward, {
+          messages: [
+            { role: 'user', content: `Where is my parcel? (${words})` },
+            { role: 'assistant', content: `Answer that is ${words}` },
+          ],
+          metadata: { ruler_explanation: `Judged ${words}` },
+        });
+      await recordTrajectories(s, run.id, [scored(0.2, 'vague'), scored(0.9, 'precise'), scored(0.5, 'polite')]);
+
+      await page.goto(`${s.url}/runs/${run.id}`, { waitUntil: 'load' });
+      const items = page.locator('ol.trajectories > li');
+      await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(3);
+      expect(await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-reward'))))).toEqual([
+        0.9, 0.5, 0.2,
+      ]);
+      const first = await items.first().innerText();
+      expect(first).toContain('Answer that is precise');
+      expect(first).toContain('Judged precise');
+      expect(first).toContain('Where is my parcel? (precise)');
+
+      // A batch recorded while the page is open appears in its place.
+      await waitLive(page);
+      await recordTrajectories(s, run.id, [scored(0.7, 'live')]);
+      await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(4);
+      expect(await items.nth(1).innerText()).toContain('Judged live');
+
+      await page.locator('ol.trajectories').screenshot({ path: join(ARTIFACTS, 'dashboard-trajectories.png') });
+    },
+  );
+
+  it.skipIf(unavailable !== null)(
+    browserTitle('compare overlays the reward curves of two runs, fetched in one query'),
+    async () => {
+      const { page } = browser;
+      const a = await createRun(s, { projectName: 'compare-a' });
+      const b = await createRun(s, { projectName: 'compare-b' });
+      for (const run of [a, b]) await advanceTo(s, run.id, 'TRAINING');
+      await recordSteps(s, a.id, [0, 1, 2, 3]);
+      await recordSteps(s, b.id, [0, 1, 2, 3, 4, 5]);
+
+      const compareQueries: string[] = [];
+      const onRequest = (req: { method(): string; url(): string; postData(): string | null }) => {
+        if (req.method() === 'POST' && req.url().endsWith('/graphql') && req.postData()?.includes('DashboardCompare'))
+          compareQueries.push(req.postData()!);
+      };
+      page.on('request', onRequest);
+      try {
+        await page.goto(`${s.url}/compare?ids=${a.id},${b.id}`, { waitUntil: 'load' });
+        const chart = page.getByRole('img', { name: 'avg reward comparison' });
+        await expect.poll(() => chart.getAttribute('data-points'), { timeout: 10_000 }).toBe('6');
+        expect(await page.locator('[data-runs]').getAttribute('data-runs')).toBe('2');
+        const legend = await page.locator('figure.chart .u-legend').innerText();
+        expect(legend).toContain('compare-a');
+        expect(legend).toContain('compare-b');
+        expect(compareQueries).toHaveLength(1);
+        expect(compareQueries[0]).toContain('maxPoints');
+        await page.screenshot({ path: join(ARTIFACTS, 'dashboard-compare.png') });
+      } finally {
+        page.off('request', onRequest);
+      }
+    },
+  );
 });
 
 describe('the dashboard at scale', () => {
@@ -326,54 +376,72 @@ describe('the dashboard at scale', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it.skipIf(unavailable !== null)(browserTitle('stays fast with 1,000 runs (one page of 50) and a 10,000-point history (500 points, downsampled by the server)'), async () => {
-    const { page } = browser;
-    const run = await createRun(big, { projectName: 'long-history' });
-    await advanceTo(big, run.id, 'TRAINING');
-    for (let from = 0; from < 10_000; from += 1000) {
-      const points = Array.from({ length: 1000 }, (_, i) => ({ step: from + i, epoch: 0, trainingLoss: 1 / (1 + from + i), values: [{ name: 'grad_norm', value: 1 + Math.sin(from + i) }] }));
-      const res = await big.gql(RecordMetrics, { runId: run.id, points });
-      expect(res.recordMetrics.__typename).toBe('RecordMetricsPayload');
-    }
+  it.skipIf(unavailable !== null)(
+    browserTitle(
+      'stays fast with 1,000 runs (one page of 50) and a 10,000-point history (500 points, downsampled by the server)',
+    ),
+    async () => {
+      const { page } = browser;
+      const run = await createRun(big, { projectName: 'long-history' });
+      await advanceTo(big, run.id, 'TRAINING');
+      for (let from = 0; from < 10_000; from += 1000) {
+        const points = Array.from({ length: 1000 }, (_, i) => ({
+          step: from + i,
+          epoch: 0,
+          trainingLoss: 1 / (1 + from + i),
+          values: [{ name: 'grad_norm', value: 1 + Math.sin(from + i) }],
+        }));
+        const res = await big.gql(RecordMetrics, { runId: run.id, points });
+        expect(res.recordMetrics.__typename).toBe('RecordMetricsPayload');
+      }
 
-    const sizes: Record<string, number> = {};
-    page.on('response', async (res) => {
-      const body = res.request().postData();
-      const name = body && /"query":"(?:query|subscription) (\w+)/.exec(body)?.[1];
-      if (name) sizes[name] = Math.max(sizes[name] ?? 0, (await res.body().catch(() => Buffer.alloc(0))).length);
-    });
+      const sizes: Record<string, number> = {};
+      page.on('response', async (res) => {
+        const body = res.request().postData();
+        const name = body && /"query":"(?:query|subscription) (\w+)/.exec(body)?.[1];
+        if (name) sizes[name] = Math.max(sizes[name] ?? 0, (await res.body().catch(() => Buffer.alloc(0))).length);
+      });
 
-    let started = Date.now();
-    await page.goto(`${big.url}/`, { waitUntil: 'load' });
-    await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 15_000 }).toBe(50);
-    const listMs = Date.now() - started;
-    expect(await page.locator('[data-testid="runs-total"]').innerText()).toBe('1001 runs');
-    // Keyset paging: the next page is 50 more, not everything.
-    await page.getByRole('button', { name: 'Older →' }).click();
-    await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').first().getAttribute('data-run-id'), { timeout: 10_000 }).not.toBe(run.id);
-    expect(await page.locator('table.runs tbody tr[data-run-id]').count()).toBe(50);
+      let started = Date.now();
+      await page.goto(`${big.url}/`, { waitUntil: 'load' });
+      await expect.poll(() => page.locator('table.runs tbody tr[data-run-id]').count(), { timeout: 15_000 }).toBe(50);
+      const listMs = Date.now() - started;
+      expect(await page.locator('[data-testid="runs-total"]').innerText()).toBe('1001 runs');
+      // Keyset paging: the next page is 50 more, not everything.
+      await page.getByRole('button', { name: 'Older →' }).click();
+      await expect
+        .poll(() => page.locator('table.runs tbody tr[data-run-id]').first().getAttribute('data-run-id'), {
+          timeout: 10_000,
+        })
+        .not.toBe(run.id);
+      expect(await page.locator('table.runs tbody tr[data-run-id]').count()).toBe(50);
 
-    started = Date.now();
-    await page.goto(`${big.url}/runs/${run.id}`, { waitUntil: 'load' });
-    const reward = page.getByRole('img', { name: 'avg reward', exact: true });
-    const loss = page.getByRole('img', { name: 'training loss', exact: true });
-    await expect.poll(async () => Number(await loss.getAttribute('data-points')), { timeout: 15_000 }).toBeGreaterThan(0);
-    const runMs = Date.now() - started;
-    const shown = Number(await loss.getAttribute('data-points'));
-    expect(shown).toBeLessThanOrEqual(500);
-    expect(shown).toBeGreaterThan(250);
-    expect(Number(await reward.getAttribute('data-points'))).toBe(shown);
-    // The last step is always the last point, so the chart reaches step 9,999.
-    expect(await page.locator('.note').innerText()).toContain('several steps');
+      started = Date.now();
+      await page.goto(`${big.url}/runs/${run.id}`, { waitUntil: 'load' });
+      const reward = page.getByRole('img', { name: 'avg reward', exact: true });
+      const loss = page.getByRole('img', { name: 'training loss', exact: true });
+      await expect
+        .poll(async () => Number(await loss.getAttribute('data-points')), { timeout: 15_000 })
+        .toBeGreaterThan(0);
+      const runMs = Date.now() - started;
+      const shown = Number(await loss.getAttribute('data-points'));
+      expect(shown).toBeLessThanOrEqual(500);
+      expect(shown).toBeGreaterThan(250);
+      expect(Number(await reward.getAttribute('data-points'))).toBe(shown);
+      // The last step is always the last point, so the chart reaches step 9,999.
+      expect(await page.locator('.note').innerText()).toContain('several steps');
 
-    console.log(`1,000 runs: first page in ${listMs} ms; 10,000-point history: ${shown} points in ${runMs} ms; responses (bytes): ${JSON.stringify(sizes)}`);
-    expect(sizes.DashboardRuns).toBeLessThan(100_000);
-    expect(sizes.DashboardRun).toBeLessThan(600_000);
-    // Generous bounds for a shared CI machine; both take well under a second on an idle one.
-    expect(listMs).toBeLessThan(8000);
-    expect(runMs).toBeLessThan(8000);
-    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-long-history.png') });
-  });
+      console.log(
+        `1,000 runs: first page in ${listMs} ms; 10,000-point history: ${shown} points in ${runMs} ms; responses (bytes): ${JSON.stringify(sizes)}`,
+      );
+      expect(sizes.DashboardRuns).toBeLessThan(100_000);
+      expect(sizes.DashboardRun).toBeLessThan(600_000);
+      // Generous bounds for a shared CI machine; both take well under a second on an idle one.
+      expect(listMs).toBeLessThan(8000);
+      expect(runMs).toBeLessThan(8000);
+      await page.screenshot({ path: join(ARTIFACTS, 'dashboard-long-history.png') });
+    },
+  );
 });
 
 describe('the dashboard with keys required', () => {
@@ -386,49 +454,64 @@ describe('the dashboard with keys required', () => {
     await browser?.close();
   });
 
-  it.skipIf(unavailable !== null)(browserTitle('asks for the key once, keeps it in sessionStorage only, subscribes with it, and cancels a run with it'), async () => {
-    const { page } = browser;
-    const run = await keyed.gql(
-      `mutation { createTrainingRun(input: { mode: TRACKED, modelName: "m", projectName: "keyed", taskDescription: "t" }) { ... on CreateTrainingRunPayload { run { id } } } }`,
-      {},
-      bearer(keyed.keys.w),
-    ) as { createTrainingRun: { run: { id: string } } };
+  it.skipIf(unavailable !== null)(
+    browserTitle(
+      'asks for the key once, keeps it in sessionStorage only, subscribes with it, and cancels a run with it',
+    ),
+    async () => {
+      const { page } = browser;
+      const run = (await keyed.gql(
+        `mutation { createTrainingRun(input: { mode: TRACKED, modelName: "m", projectName: "keyed", taskDescription: "t" }) { ... on CreateTrainingRunPayload { run { id } } } }`,
+        {},
+        bearer(keyed.keys.w),
+      )) as { createTrainingRun: { run: { id: string } } };
 
-    await page.goto(`${keyed.url}/`, { waitUntil: 'load' });
-    const keyInput = page.locator('input[name="apiKey"]');
-    await expect.poll(() => keyInput.count(), { timeout: 10_000 }).toBe(1);
-    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-key.png') });
-    await keyInput.fill(keyed.keys.w);
-    await page.click('form.key-form button[type="submit"]');
-    await expect.poll(() => page.locator(`tr[data-run-id="${run.createTrainingRun.run.id}"]`).count(), { timeout: 10_000 }).toBe(1);
+      await page.goto(`${keyed.url}/`, { waitUntil: 'load' });
+      const keyInput = page.locator('input[name="apiKey"]');
+      await expect.poll(() => keyInput.count(), { timeout: 10_000 }).toBe(1);
+      await page.screenshot({ path: join(ARTIFACTS, 'dashboard-key.png') });
+      await keyInput.fill(keyed.keys.w);
+      await page.click('form.key-form button[type="submit"]');
+      await expect
+        .poll(() => page.locator(`tr[data-run-id="${run.createTrainingRun.run.id}"]`).count(), { timeout: 10_000 })
+        .toBe(1);
 
-    const storage = await page.evaluate(() => ({ session: sessionStorage.getItem('atelier.apiKey'), local: JSON.stringify({ ...localStorage }), cookie: document.cookie }));
-    expect(storage).toEqual({ session: keyed.keys.w, local: '{}', cookie: '' });
+      const storage = await page.evaluate(() => ({
+        session: sessionStorage.getItem('atelier.apiKey'),
+        local: JSON.stringify({ ...localStorage }),
+        cookie: document.cookie,
+      }));
+      expect(storage).toEqual({ session: keyed.keys.w, local: '{}', cookie: '' });
 
-    // Live over the WebSocket with the key: a run made elsewhere shows up.
-    await waitLive(page);
-    const other = (await keyed.gql(
-      `mutation { createTrainingRun(input: { mode: TRACKED, modelName: "m", projectName: "keyed-live", taskDescription: "t" }) { ... on CreateTrainingRunPayload { run { id } } } }`,
-      {},
-      bearer(keyed.keys.w),
-    )) as { createTrainingRun: { run: { id: string } } };
-    await expect.poll(() => page.locator(`tr[data-run-id="${other.createTrainingRun.run.id}"]`).count(), { timeout: 10_000 }).toBe(1);
+      // Live over the WebSocket with the key: a run made elsewhere shows up.
+      await waitLive(page);
+      const other = (await keyed.gql(
+        `mutation { createTrainingRun(input: { mode: TRACKED, modelName: "m", projectName: "keyed-live", taskDescription: "t" }) { ... on CreateTrainingRunPayload { run { id } } } }`,
+        {},
+        bearer(keyed.keys.w),
+      )) as { createTrainingRun: { run: { id: string } } };
+      await expect
+        .poll(() => page.locator(`tr[data-run-id="${other.createTrainingRun.run.id}"]`).count(), { timeout: 10_000 })
+        .toBe(1);
 
-    // A reload (same tab) does not ask again; the run page's cancel button uses the key.
-    await page.goto(`${keyed.url}/runs/${other.createTrainingRun.run.id}`, { waitUntil: 'load' });
-    await expect.poll(() => page.locator('h1').innerText(), { timeout: 10_000 }).toContain('Run #');
-    expect(await keyInput.count()).toBe(0);
-    await page.getByRole('button', { name: 'Cancel run' }).click();
-    await page.getByRole('button', { name: 'Yes, cancel the run' }).click();
-    await expect.poll(() => page.locator('.page-head .badge').first().innerText(), { timeout: 10_000 }).toBe('CANCELLED');
-    await expect.poll(() => page.locator('ol.history').innerText(), { timeout: 10_000 }).toContain('CANCELLED');
+      // A reload (same tab) does not ask again; the run page's cancel button uses the key.
+      await page.goto(`${keyed.url}/runs/${other.createTrainingRun.run.id}`, { waitUntil: 'load' });
+      await expect.poll(() => page.locator('h1').innerText(), { timeout: 10_000 }).toContain('Run #');
+      expect(await keyInput.count()).toBe(0);
+      await page.getByRole('button', { name: 'Cancel run' }).click();
+      await page.getByRole('button', { name: 'Yes, cancel the run' }).click();
+      await expect
+        .poll(() => page.locator('.page-head .badge').first().innerText(), { timeout: 10_000 })
+        .toBe('CANCELLED');
+      await expect.poll(() => page.locator('ol.history').innerText(), { timeout: 10_000 }).toContain('CANCELLED');
 
-    // Another tab has its own sessionStorage: the key stays in this one.
-    const tab = await browser.context.newPage();
-    await tab.goto(`${keyed.url}/`, { waitUntil: 'load' });
-    expect(await tab.evaluate(() => sessionStorage.getItem('atelier.apiKey'))).toBeNull();
-    await expect.poll(() => tab.locator('input[name="apiKey"]').count(), { timeout: 10_000 }).toBe(1);
-    await tab.close();
-    expect(browser.pageErrors).toEqual([]);
-  });
+      // Another tab has its own sessionStorage: the key stays in this one.
+      const tab = await browser.context.newPage();
+      await tab.goto(`${keyed.url}/`, { waitUntil: 'load' });
+      expect(await tab.evaluate(() => sessionStorage.getItem('atelier.apiKey'))).toBeNull();
+      await expect.poll(() => tab.locator('input[name="apiKey"]').count(), { timeout: 10_000 }).toBe(1);
+      await tab.close();
+      expect(browser.pageErrors).toEqual([]);
+    },
+  );
 });

@@ -5,10 +5,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { graphql } from './gql';
 import { ensureDashboardBuilt } from './helpers/dashboard-bundle';
 import { gqlAt } from './helpers/server';
-import { graphql } from './gql';
 
 const DemoRun = graphql(`
   query DemoRunCheck {
@@ -38,7 +40,13 @@ describe('npm run demo', () => {
   it('runs a SIMULATED pipeline run through every stage to COMPLETED within a minute, on its own database, and stops on SIGTERM', async () => {
     const started = Date.now();
     child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
-      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ATELIER_DEMO_DB: join(dir, 'demo.sqlite'), DATABASE_URL: 'sqlite:/nonexistent/never-used.sqlite' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        ATELIER_DEMO_DB: join(dir, 'demo.sqlite'),
+        DATABASE_URL: 'sqlite:/nonexistent/never-used.sqlite',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d) => (output += d));
@@ -74,13 +82,16 @@ describe('npm run demo', () => {
     const run = data.runs.edges[0].node;
     expect(run.status, `the demo run did not complete within a minute:\n${output}`).toBe('COMPLETED');
     const stages = new Set(run.statusHistory.map((t) => t.to));
-    for (const stage of ['PENDING', 'GENERATING', 'COLLECTING', 'SCORING', 'TRAINING', 'COMPLETED'] as const) expect(stages).toContain(stage);
+    for (const stage of ['PENDING', 'GENERATING', 'COLLECTING', 'SCORING', 'TRAINING', 'COMPLETED'] as const)
+      expect(stages).toContain(stage);
     expect(run.metricHistory).toHaveLength(run.totalSteps!);
     expect(run.totalSteps).toBeGreaterThanOrEqual(10);
     expect(run.metricHistory.every((p) => p.avgReward !== null && p.trainingLoss !== null)).toBe(true);
     // The simulated learner improves: the last steps score better than the first ones.
     const mean = (xs: (number | null)[]) => xs.reduce<number>((a, b) => a + (b ?? 0), 0) / xs.length;
-    expect(mean(run.metricHistory.slice(-4).map((p) => p.avgReward))).toBeGreaterThan(mean(run.metricHistory.slice(0, 4).map((p) => p.avgReward)));
+    expect(mean(run.metricHistory.slice(-4).map((p) => p.avgReward))).toBeGreaterThan(
+      mean(run.metricHistory.slice(0, 4).map((p) => p.avgReward)),
+    );
     expect(run.trajectories.edges[0].node.judgeExplanation).toBeTruthy();
     console.log(`demo run completed in ${seconds.toFixed(1)} s (${run.totalSteps} steps)`);
 

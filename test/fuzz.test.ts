@@ -9,11 +9,21 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+
 import { runKeysCli } from '../src/auth/keys-cli';
 import { tableChecksums } from './helpers/db-checksum';
-import { generateCases, type Case, type HttpCase, type RawCase, type Seeded, type WsCase, type WsFrameCase } from './helpers/hostile';
+import {
+  generateCases,
+  type Case,
+  type HttpCase,
+  type RawCase,
+  type Seeded,
+  type WsCase,
+  type WsFrameCase,
+} from './helpers/hostile';
 
 const ROOT = join(import.meta.dirname, '..');
 const SEED = 20261130;
@@ -33,7 +43,11 @@ function rssMb(pid: number): number {
 }
 
 async function gql<T>(query: string, variables: Record<string, unknown>, key: string): Promise<T> {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.json()) as { data?: T; errors?: unknown };
   if (body.errors || !body.data) throw new Error(`seeding failed: ${JSON.stringify(body)}`);
   return body.data;
@@ -42,13 +56,33 @@ async function gql<T>(query: string, variables: Record<string, unknown>, key: st
 beforeAll(async () => {
   const env = { DATABASE_URL: `sqlite:${dbPath}` };
   const keys: Record<string, string> = {};
-  for (const [name, scope] of [['admin', 'admin'], ['writer', 'write'], ['reader', 'read']]) {
-    await runKeysCli(['create', '--name', `fuzz-${name}`, '--scope', scope], env, { out: (l) => (keys[name] = l), err: () => undefined });
+  for (const [name, scope] of [
+    ['admin', 'admin'],
+    ['writer', 'write'],
+    ['reader', 'read'],
+  ]) {
+    await runKeysCli(['create', '--name', `fuzz-${name}`, '--scope', scope], env, {
+      out: (l) => (keys[name] = l),
+      err: () => undefined,
+    });
   }
 
   const inherited = { ...process.env };
   // Only what this test sets: no Redis, no pipeline backends or providers, no security overrides.
-  for (const name of ['REDIS_URL', 'AUTH', 'HOST', 'PORT', 'GRAPHIQL', 'INTROSPECTION', 'CORS_ORIGINS', 'ART_BACKEND_URL', 'ART_BACKENDS', 'OPENAI_BASE_URL', 'OPENAI_API_KEY']) delete inherited[name];
+  for (const name of [
+    'REDIS_URL',
+    'AUTH',
+    'HOST',
+    'PORT',
+    'GRAPHIQL',
+    'INTROSPECTION',
+    'CORS_ORIGINS',
+    'ART_BACKEND_URL',
+    'ART_BACKENDS',
+    'OPENAI_BASE_URL',
+    'OPENAI_API_KEY',
+  ])
+    delete inherited[name];
   server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: {
@@ -73,18 +107,50 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 50));
   }
 
-  const create = 'mutation($i: CreateTrainingRunInput!) { createTrainingRun(input: $i) { ... on CreateTrainingRunPayload { run { id uuid } } } }';
-  const live = (await gql<{ createTrainingRun: { run: { id: string; uuid: string } } }>(create, { i: { mode: 'TRACKED', modelName: 'seed-model', projectName: 'seeded', taskDescription: 'a seeded live run' } }, keys.admin)).createTrainingRun.run;
-  const final = (await gql<{ createTrainingRun: { run: { id: string } } }>(create, { i: { mode: 'TRACKED', modelName: 'seed-model', projectName: 'seeded', taskDescription: 'a seeded final run' } }, keys.admin)).createTrainingRun.run;
-  await gql('mutation($id: ID!) { transitionRun(runId: $id, to: CANCELLED, reason: "seeded") { __typename } }', { id: final.id }, keys.writer);
+  const create =
+    'mutation($i: CreateTrainingRunInput!) { createTrainingRun(input: $i) { ... on CreateTrainingRunPayload { run { id uuid } } } }';
+  const live = (
+    await gql<{ createTrainingRun: { run: { id: string; uuid: string } } }>(
+      create,
+      { i: { mode: 'TRACKED', modelName: 'seed-model', projectName: 'seeded', taskDescription: 'a seeded live run' } },
+      keys.admin,
+    )
+  ).createTrainingRun.run;
+  const final = (
+    await gql<{ createTrainingRun: { run: { id: string } } }>(
+      create,
+      { i: { mode: 'TRACKED', modelName: 'seed-model', projectName: 'seeded', taskDescription: 'a seeded final run' } },
+      keys.admin,
+    )
+  ).createTrainingRun.run;
+  await gql(
+    'mutation($id: ID!) { transitionRun(runId: $id, to: CANCELLED, reason: "seeded") { __typename } }',
+    { id: final.id },
+    keys.writer,
+  );
   const trajectoryUuid = crypto.randomUUID();
   await gql(
     'mutation($id: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $id, trajectories: $t) { __typename } }',
-    { id: live.id, t: [0.2, 0.9].map((reward, i) => ({ uuid: i === 0 ? trajectoryUuid : crypto.randomUUID(), taskInput: { step: 0, inputText: 'seed input' }, messages: [{ role: 'user', content: 'hello' }], reward })) },
+    {
+      id: live.id,
+      t: [0.2, 0.9].map((reward, i) => ({
+        uuid: i === 0 ? trajectoryUuid : crypto.randomUUID(),
+        taskInput: { step: 0, inputText: 'seed input' },
+        messages: [{ role: 'user', content: 'hello' }],
+        reward,
+      })),
+    },
     keys.writer,
   );
-  await gql('mutation($id: ID!) { recordMetrics(runId: $id, points: [{step: 0, epoch: 0, trainingLoss: 0.5}]) { __typename } }', { id: live.id }, keys.writer);
-  const page = await gql<{ runs: { edges: { cursor: string }[] }; trajectories: { edges: { node: { id: string } }[] } }>(
+  await gql(
+    'mutation($id: ID!) { recordMetrics(runId: $id, points: [{step: 0, epoch: 0, trainingLoss: 0.5}]) { __typename } }',
+    { id: live.id },
+    keys.writer,
+  );
+  const page = await gql<{
+    runs: { edges: { cursor: string }[] };
+    trajectories: { edges: { node: { id: string } }[] };
+  }>(
     'query($id: ID!) { runs(first: 1) { edges { cursor } } trajectories(runId: $id, first: 1) { edges { node { id } } } }',
     { id: live.id },
     keys.reader,
@@ -134,13 +200,19 @@ interface Verdict {
 }
 
 const INTERNAL = /Unexpected error\.|INTERNAL_SERVER_ERROR/;
-const WROTE = /"__typename":"(CreateTrainingRun|TransitionRun|DeleteTrainingRun|RecordTrajectories|RecordMetrics|CreateApiKey|RevokeApiKey)Payload"/;
+const WROTE =
+  /"__typename":"(CreateTrainingRun|TransitionRun|DeleteTrainingRun|RecordTrajectories|RecordMetrics|CreateApiKey|RevokeApiKey)Payload"/;
 
 async function runHttp(c: HttpCase): Promise<Verdict> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 20_000);
   try {
-    const res = await fetch(`${url}${c.path}`, { method: c.method, headers: c.headers, body: c.body as BodyInit | undefined, signal: controller.signal });
+    const res = await fetch(`${url}${c.path}`, {
+      method: c.method,
+      headers: c.headers,
+      body: c.body as BodyInit | undefined,
+      signal: controller.signal,
+    });
     let text = '';
     if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
       // A stream: read until it completes (errors arrive as events) or stays quiet for a moment.
@@ -166,7 +238,8 @@ async function runHttp(c: HttpCase): Promise<Verdict> {
     if (c.mutation && WROTE.test(text)) return { problem: `a write succeeded: ${text.slice(0, 300)}`, answered };
     if (c.expectNoRows) {
       const body = JSON.parse(text);
-      if (body.data?.runs?.totalCount !== 0 || body.data.runs.edges.length !== 0) return { problem: `SQL-looking filter matched rows: ${text.slice(0, 300)}`, answered };
+      if (body.data?.runs?.totalCount !== 0 || body.data.runs.edges.length !== 0)
+        return { problem: `SQL-looking filter matched rows: ${text.slice(0, 300)}`, answered };
     }
     return { answered };
   } catch (err) {
@@ -187,7 +260,11 @@ function runRaw(c: RawCase): Promise<Verdict> {
       clearTimeout(timer);
       socket.destroy();
       const status = /^HTTP\/1\.1 (\d{3})/.exec(data)?.[1];
-      resolve(status && Number(status) >= 500 ? { problem: `raw ${c.name}: HTTP ${status}`, answered: `HTTP ${status}` } : { answered: status ? `HTTP ${status}` : 'closed' });
+      resolve(
+        status && Number(status) >= 500
+          ? { problem: `raw ${c.name}: HTTP ${status}`, answered: `HTTP ${status}` }
+          : { answered: status ? `HTTP ${status}` : 'closed' },
+      );
     };
     const timer = setTimeout(finish, 1000);
     socket.on('data', (d) => (data += d.toString('latin1')));
@@ -210,7 +287,8 @@ function runWs(c: WsCase): Promise<Verdict> {
       ws.terminate();
       const all = received.join('\n');
       const answered = closeCode ? `ws close ${closeCode}` : `ws ${received.length} messages`;
-      if (closeCode === 4500 || closeCode === 1011) resolve({ problem: `ws ${c.name}: internal close ${closeCode}`, answered });
+      if (closeCode === 4500 || closeCode === 1011)
+        resolve({ problem: `ws ${c.name}: internal close ${closeCode}`, answered });
       else if (INTERNAL.test(all)) resolve({ problem: `ws ${c.name}: internal error ${all.slice(0, 300)}`, answered });
       else if (WROTE.test(all)) resolve({ problem: `ws ${c.name}: a write succeeded ${all.slice(0, 300)}`, answered });
       else resolve({ answered });
@@ -248,7 +326,11 @@ function runWsFrame(c: WsFrameCase): Promise<Verdict> {
     const finish = () => {
       clearTimeout(timer);
       socket.destroy();
-      resolve(upgraded ? { answered: 'upgraded, then frames' } : { problem: `no upgrade: ${data.slice(0, 100)}`, answered: 'no upgrade' });
+      resolve(
+        upgraded
+          ? { answered: 'upgraded, then frames' }
+          : { problem: `no upgrade: ${data.slice(0, 100)}`, answered: 'no upgrade' },
+      );
     };
     const timer = setTimeout(finish, 1000);
     socket.on('data', (d) => {
@@ -306,7 +388,10 @@ describe('hostile input', () => {
         while (next < cases.length) {
           const c = cases[next++];
           const verdict = await runCase(c);
-          answers.set(`${c.kind}: ${verdict.answered.replace(/\(.*\)/, '').trim()}`, (answers.get(`${c.kind}: ${verdict.answered.replace(/\(.*\)/, '').trim()}`) ?? 0) + 1);
+          answers.set(
+            `${c.kind}: ${verdict.answered.replace(/\(.*\)/, '').trim()}`,
+            (answers.get(`${c.kind}: ${verdict.answered.replace(/\(.*\)/, '').trim()}`) ?? 0) + 1,
+          );
           if (verdict.problem) problems.push(`[${c.kind} ${c.name}] ${verdict.problem}`);
         }
       }),
@@ -318,7 +403,10 @@ describe('hostile input', () => {
     console.log(
       `fuzz: ${cases.length} cases in ${(elapsed / 1000).toFixed(1)} s; server RSS ${rssBefore.toFixed(0)} MB before, peak ${peakRss.toFixed(0)} MB, ` +
         `${rssMb(pid).toFixed(0)} MB after; slowest /health during the fuzz ${slowestHealth.toFixed(0)} ms\n` +
-        [...answers.entries()].sort().map(([k, v]) => `  ${k}: ${v}`).join('\n'),
+        [...answers.entries()]
+          .sort()
+          .map(([k, v]) => `  ${k}: ${v}`)
+          .join('\n'),
     );
     expect(problems.slice(0, 20)).toEqual([]);
     expect(problems.length).toBe(0);

@@ -4,7 +4,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { GRAPHIQL_DEFAULT_QUERY } from '../src/graphql/example-operations';
 import { browserAvailability, isExternal, launchBrowser } from './helpers/browser';
 import { createRun } from './helpers/builders';
@@ -17,7 +19,8 @@ const s = useTestServer();
 /** The src/href of every <script> and <link> tag, ignoring the text inside inline scripts. */
 function resourceUrls(html: string): { tag: string; url: string }[] {
   const found: { tag: string; url: string }[] = [];
-  const attr = (attrs: string, name: string) => attrs.match(new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i'));
+  const attr = (attrs: string, name: string) =>
+    attrs.match(new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i'));
   const scriptTag = /<script\b([^>]*)>[\s\S]*?<\/script\s*>/gi;
   for (const m of html.matchAll(scriptTag)) {
     const src = attr(m[1], 'src');
@@ -49,7 +52,9 @@ describe('GraphiQL page', () => {
     expect(outside, `GraphiQL loads from outside the server: ${JSON.stringify(outside)}`).toEqual([]);
     // Nothing in the inline stylesheet pulls CSS or fonts from the internet either.
     const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi)].map((m) => m[1]).join('\n');
-    const cssUrls = [...styles.matchAll(/(?:@import\s+|url\(\s*)["']?([^"')\s;]+)/gi)].map((m) => m[1]).filter(isExternal);
+    const cssUrls = [...styles.matchAll(/(?:@import\s+|url\(\s*)["']?([^"')\s;]+)/gi)]
+      .map((m) => m[1])
+      .filter(isExternal);
     expect(cssUrls, `GraphiQL's CSS loads from outside the server: ${cssUrls.join(', ')}`).toEqual([]);
 
     // The options are embedded as JSON, so the default query appears JSON-escaped.
@@ -74,7 +79,9 @@ describe('GraphiQL in a real browser', () => {
       expect(response?.status()).toBe(200);
 
       const queryEditor = page.locator('.graphiql-query-editor');
-      await expect.poll(async () => (await queryEditor.count()) ? queryEditor.first().innerText() : '', { timeout: 15_000 }).toContain('LatestRuns');
+      await expect
+        .poll(async () => ((await queryEditor.count()) ? queryEditor.first().innerText() : ''), { timeout: 15_000 })
+        .toContain('LatestRuns');
 
       await page.locator('.graphiql-execute-button').first().click();
       const resultPane = page.locator('.graphiql-response');
@@ -89,7 +96,10 @@ describe('GraphiQL in a real browser', () => {
       await page.screenshot({ path: screenshot });
       console.log(`GraphiQL screenshot: ${screenshot}`);
 
-      expect(browser.externalRequests, `GraphiQL tried to reach outside the machine:\n${browser.externalRequests.join('\n')}`).toEqual([]);
+      expect(
+        browser.externalRequests,
+        `GraphiQL tried to reach outside the machine:\n${browser.externalRequests.join('\n')}`,
+      ).toEqual([]);
       expect(browser.pageErrors, `GraphiQL threw in the page:\n${browser.pageErrors.join('\n')}`).toEqual([]);
     } finally {
       await browser.close();
@@ -107,7 +117,11 @@ describe('GraphiQL subscriptions when keys are required', () => {
     : 'a runStatusChanged subscription with the key in the Headers tab shows the transition made through the API';
 
   it.skipIf(unavailable !== null)(title, async () => {
-    const made = await keyed.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'graphiql-keys', taskDescription: 't' } }, bearer(keyed.keys.writer));
+    const made = await keyed.gql(
+      CreateRun,
+      { input: { mode: 'TRACKED', modelName: 'm', projectName: 'graphiql-keys', taskDescription: 't' } },
+      bearer(keyed.keys.writer),
+    );
     const runId = expectResult(made.createTrainingRun, 'CreateTrainingRunPayload').run.id;
     const browser = await launchBrowser(playwright!);
     // What GraphiQL actually sends over the WebSocket, for the assertions below and for anyone debugging.
@@ -116,9 +130,20 @@ describe('GraphiQL subscriptions when keys are required', () => {
     try {
       const { page } = browser;
       const query = `subscription { runStatusChanged(runId: "${runId}") { eventId from to run { id } } }`;
-      const response = await page.goto(`${keyed.graphqlUrl}?query=${encodeURIComponent(query)}`, { waitUntil: 'load', timeout: 20_000 });
+      const response = await page.goto(`${keyed.graphqlUrl}?query=${encodeURIComponent(query)}`, {
+        waitUntil: 'load',
+        timeout: 20_000,
+      });
       expect(response?.status()).toBe(200);
-      await expect.poll(async () => ((await page.locator('.graphiql-query-editor').count()) ? page.locator('.graphiql-query-editor').first().innerText() : ''), { timeout: 15_000 }).toContain('runStatusChanged');
+      await expect
+        .poll(
+          async () =>
+            (await page.locator('.graphiql-query-editor').count())
+              ? page.locator('.graphiql-query-editor').first().innerText()
+              : '',
+          { timeout: 15_000 },
+        )
+        .toContain('runStatusChanged');
 
       // Type the key into the Headers tab, as a person would (insertText: Monaco would auto-close typed quotes and braces).
       await page.locator('button[data-name="headers"]').click();
@@ -131,7 +156,11 @@ describe('GraphiQL subscriptions when keys are required', () => {
       await page.locator('.graphiql-execute-button').first().click();
       const resultPane = page.locator('.graphiql-response').first();
       // Live once the server tracks it under the key; a refusal shows in the result pane instead.
-      await expect.poll(async () => keyed.app.sessions.count() > 0 || (await resultPane.innerText()).includes('errors'), { timeout: 15_000 }).toBe(true);
+      await expect
+        .poll(async () => keyed.app.sessions.count() > 0 || (await resultPane.innerText()).includes('errors'), {
+          timeout: 15_000,
+        })
+        .toBe(true);
       expect(await resultPane.innerText()).not.toContain('UNAUTHENTICATED');
 
       await keyed.gql(TransitionRun, { runId, to: 'GENERATING' }, bearer(keyed.keys.writer));
@@ -141,9 +170,13 @@ describe('GraphiQL subscriptions when keys are required', () => {
       expect(result).not.toContain('"errors"');
 
       // The evidence: connection_init carries no credentials; the subscribe message carries the Headers tab.
-      const messages = sent.map((m) => JSON.parse(m) as { type: string; payload?: { extensions?: { headers?: Record<string, string> } } });
+      const messages = sent.map(
+        (m) => JSON.parse(m) as { type: string; payload?: { extensions?: { headers?: Record<string, string> } } },
+      );
       expect(messages.find((m) => m.type === 'connection_init')?.payload).toEqual({});
-      expect(messages.find((m) => m.type === 'subscribe')?.payload?.extensions?.headers).toEqual({ Authorization: `Bearer ${keyed.keys.reader}` });
+      expect(messages.find((m) => m.type === 'subscribe')?.payload?.extensions?.headers).toEqual({
+        Authorization: `Bearer ${keyed.keys.reader}`,
+      });
 
       expect(browser.externalRequests).toEqual([]);
       expect(browser.pageErrors, `GraphiQL threw in the page:\n${browser.pageErrors.join('\n')}`).toEqual([]);

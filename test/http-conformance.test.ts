@@ -2,6 +2,7 @@
 // real server, the health and readiness probes, and recovery from a malformed request body.
 import { serverAudits, type AuditResult } from 'graphql-http';
 import { describe, expect, it } from 'vitest';
+
 import { startServer, useTestServer } from './helpers/server';
 
 const s = useTestServer();
@@ -18,7 +19,10 @@ describe('GraphQL over HTTP', () => {
 
     const errors = results.flatMap(({ name, result }) => (result.status === 'error' ? [{ name, result }] : []));
     const report = errors.map(({ name, result }) => `- ${name}: ${result.reason} [HTTP ${result.response.status}]`);
-    expect(errors.length, `${errors.length} of ${results.length} graphql-http audits failed:\n${report.join('\n')}`).toBe(0);
+    expect(
+      errors.length,
+      `${errors.length} of ${results.length} graphql-http audits failed:\n${report.join('\n')}`,
+    ).toBe(0);
   });
 
   it(`answers a query sent with GET, in ${GRAPHQL_RESPONSE}`, async () => {

@@ -4,12 +4,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
+import { parseKey } from '../src/auth/key-material';
 import { runKeysCli } from '../src/auth/keys-cli';
 import type { DatabaseConfig } from '../src/config';
 import { openDatabase } from '../src/db/data-source';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl } from './helpers/postgres';
-import { parseKey } from '../src/auth/key-material';
 
 const dir = mkdtempSync(join(tmpdir(), 'atelier-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,7 +20,11 @@ function cli(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const env = { DATABASE_URL: `sqlite:${join(dir, 'keys.sqlite')}` };
-  return runKeysCli(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) }).then((code) => ({ code, out, err }));
+  return runKeysCli(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) }).then((code) => ({
+    code,
+    out,
+    err,
+  }));
 }
 
 describe('npm run keys', () => {
@@ -39,7 +45,10 @@ describe('npm run keys', () => {
     expect(table.out.slice(1).map((l) => l.split('\t')[1])).toEqual(['reader', 'ci']);
     const json = await cli('list', '--json');
     const keys = JSON.parse(json.out[0]);
-    expect(keys.map((k: { name: string; scope: string }) => [k.name, k.scope])).toEqual([['reader', 'read'], ['ci', 'write']]);
+    expect(keys.map((k: { name: string; scope: string }) => [k.name, k.scope])).toEqual([
+      ['reader', 'read'],
+      ['ci', 'write'],
+    ]);
     const everything = table.out.join('\n') + json.out.join('\n');
     expect(everything).not.toContain(secret);
     expect(everything).not.toMatch(/[0-9a-f]{64}/);
@@ -81,7 +90,16 @@ async function migrationMatchesEntity(config: DatabaseConfig) {
     const pending = await db.writer.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
     const columns = (await db.writer.createQueryRunner().getTable('api_keys'))!.columns.map((c) => c.name).sort();
-    expect(columns).toEqual(['created_at', 'id', 'key_id', 'last_used_at', 'name', 'revoked_at', 'scope', 'secret_hash']);
+    expect(columns).toEqual([
+      'created_at',
+      'id',
+      'key_id',
+      'last_used_at',
+      'name',
+      'revoked_at',
+      'scope',
+      'secret_hash',
+    ]);
     await db.writer.undoLastMigration({ transaction: 'each' });
     expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(false);
     await db.writer.runMigrations({ transaction: 'each' });
@@ -92,7 +110,8 @@ async function migrationMatchesEntity(config: DatabaseConfig) {
 }
 
 describe('the api_keys migration', () => {
-  it('matches the entity and reverts cleanly on SQLite', () => migrationMatchesEntity({ kind: 'sqlite', path: join(dir, 'migrate.sqlite') }));
+  it('matches the entity and reverts cleanly on SQLite', () =>
+    migrationMatchesEntity({ kind: 'sqlite', path: join(dir, 'migrate.sqlite') }));
 
   it.skipIf(!postgresUrl)(postgresSuiteTitle('matches the entity and reverts cleanly on PostgreSQL'), async () => {
     const pg = await createPostgresDatabase();

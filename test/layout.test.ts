@@ -4,10 +4,25 @@
 // imports everything and nothing imports it but the server wiring.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 /** Lowest first. A folder may import folders earlier in this list (and itself). */
-const LAYERS = ['domain', 'db', 'events', 'providers', 'backends', 'graphql', 'runs', 'trajectories', 'metrics', 'auth', 'security', 'pipeline', 'server'];
+const LAYERS = [
+  'domain',
+  'db',
+  'events',
+  'providers',
+  'backends',
+  'graphql',
+  'runs',
+  'trajectories',
+  'metrics',
+  'auth',
+  'security',
+  'pipeline',
+  'server',
+];
 const SHARED = new Set(['errors', 'config', 'logger', 'context']);
 const ROOT = new Set(['main', 'app', 'services']);
 
@@ -28,7 +43,9 @@ function home(path: string): string {
 
 function imports(path: string): string[] {
   const text = readFileSync(path, 'utf8');
-  return [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.{1,2}\/[^']+)'/gms)].map((m) => normalize(join(dirname(path), m[1])));
+  return [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.{1,2}\/[^']+)'/gms)].map((m) =>
+    normalize(join(dirname(path), m[1])),
+  );
 }
 
 describe('source layout', () => {
@@ -50,7 +67,11 @@ describe('source layout', () => {
   });
 
   it('keeps runs/ free of pipeline/, security/ and auth/', () => {
-    const offending = files('src/runs').flatMap((f) => imports(f).filter((t) => /^src\/(pipeline|security|auth)\//.test(t)).map((t) => `${f} → ${t}`));
+    const offending = files('src/runs').flatMap((f) =>
+      imports(f)
+        .filter((t) => /^src\/(pipeline|security|auth)\//.test(t))
+        .map((t) => `${f} → ${t}`),
+    );
     expect(offending).toEqual([]);
   });
 });

@@ -3,12 +3,14 @@
 // aliases, tokens, directives and estimated cost; page size; ingestion batch sizes; request body
 // and WebSocket message size; and the per-key mutation rate limit with HTTP 429 and Retry-After.
 import { randomUUID } from 'node:crypto';
+
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ListRuns, RecordMetrics, RecordTrajectories } from './operations';
+
 import { createRun, trajectory } from './helpers/builders';
 import { bearer, useTestServer } from './helpers/server';
 import { errorCode, TRANSPORTS, via, viaHttp, viaWs } from './helpers/transports';
+import { ListRuns, RecordMetrics, RecordTrajectories } from './operations';
 
 const s = useTestServer();
 
@@ -26,7 +28,11 @@ function nested(levels: number): string {
 describe('operation shape', () => {
   it.each([
     ['maxDepth', 'MAX_QUERY_DEPTH', nested(3)],
-    ['maxAliases', 'MAX_QUERY_ALIASES', `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: runs(first: 1) { totalCount }`).join(' ')} }`],
+    [
+      'maxAliases',
+      'MAX_QUERY_ALIASES',
+      `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: runs(first: 1) { totalCount }`).join(' ')} }`,
+    ],
     ['maxTokens', 'MAX_QUERY_TOKENS', `{ runs(first: 1) { ${'totalCount '.repeat(5001)} } }`],
     ['maxDirectives', 'MAX_QUERY_DIRECTIVES', `{ runs(first: 1) { ${'totalCount @include(if: true) '.repeat(51)} } }`],
   ])('refuses an operation over %s on every transport, naming the limit', async (limit, env, query) => {
@@ -44,7 +50,14 @@ describe('operation shape', () => {
 
   it('accepts operations just inside the shape limits', async () => {
     expect(errorCode(await viaHttp(s.url, nested(2)))).toBeNull();
-    expect(errorCode(await viaHttp(s.url, `{ ${Array.from({ length: 15 }, (_, i) => `a${i}: runs(first: 1) { totalCount }`).join(' ')} }`))).toBeNull();
+    expect(
+      errorCode(
+        await viaHttp(
+          s.url,
+          `{ ${Array.from({ length: 15 }, (_, i) => `a${i}: runs(first: 1) { totalCount }`).join(' ')} }`,
+        ),
+      ),
+    ).toBeNull();
   });
 
   it('refuses an operation whose estimated cost is over maxCost before it runs, and allows the same with smaller pages', async () => {
@@ -52,17 +65,28 @@ describe('operation shape', () => {
       `{ runs(first: ${first}) { edges { node { id trajectories(first: ${first}) { edges { node { id uuid reward createdAt metadata messages { role content } taskInput { step inputText context } } } } } } } }`;
     const big = await viaHttp(s.url, query(100));
     expect(big.status).toBe(400);
-    expect(big.result?.errors?.[0]).toMatchObject({ extensions: { code: 'LIMIT_EXCEEDED', limit: 'maxCost', max: 200_000, found: expect.any(Number) } });
+    expect(big.result?.errors?.[0]).toMatchObject({
+      extensions: { code: 'LIMIT_EXCEEDED', limit: 'maxCost', max: 200_000, found: expect.any(Number) },
+    });
     expect(big.result?.errors?.[0].message).toMatch(/estimated cost \d+ exceeds the limit of 200000.*MAX_QUERY_COST/);
     expect(errorCode(await viaHttp(s.url, query(10)))).toBeNull();
     // Variables count as well as literals, and subscriptions are costed too.
-    const viaVariables = await viaHttp(s.url, query(100).replace(/first: 100/g, 'first: $n').replace(/^\{/, 'query($n: Int) {'), { n: 100 });
+    const viaVariables = await viaHttp(
+      s.url,
+      query(100)
+        .replace(/first: 100/g, 'first: $n')
+        .replace(/^\{/, 'query($n: Int) {'),
+      { n: 100 },
+    );
     expect(limitOf(viaVariables.result)).toBe('maxCost');
   });
 
   it('refuses pages over 100 with a validation error naming the maximum', async () => {
     const res = await s.request(ListRuns, { first: 101 });
-    expect(res.errors?.[0]).toMatchObject({ message: expect.stringMatching(/first must be at most 100/), extensions: { code: 'BAD_USER_INPUT' } });
+    expect(res.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(/first must be at most 100/),
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
     expect((await s.gql(ListRuns, { first: 100 })).runs).toBeDefined();
   });
 });
@@ -72,7 +96,10 @@ describe('ingestion batches', () => {
     const run = await createRun(s);
     const trajectories = Array.from({ length: 1001 }, () => trajectory(0, 0.5));
     const t = await s.gql(RecordTrajectories, { runId: run.id, trajectories });
-    expect(t.recordTrajectories).toMatchObject({ __typename: 'ValidationError', message: expect.stringMatching(/at most 1000 trajectories per call/) });
+    expect(t.recordTrajectories).toMatchObject({
+      __typename: 'ValidationError',
+      message: expect.stringMatching(/at most 1000 trajectories per call/),
+    });
     const points = Array.from({ length: 1001 }, (_, step) => ({ step, epoch: 0 }));
     const m = await s.gql(RecordMetrics, { runId: run.id, points });
     expect(m.recordMetrics).toMatchObject({ __typename: 'ValidationError', message: expect.stringMatching(/1000/) });
@@ -85,10 +112,19 @@ describe('request size', () => {
   const MAX = 64 * 1024;
   const small = useTestServer({ limits: { maxBodyBytes: MAX } });
 
-  const bigBody = () => JSON.stringify({ query: 'mutation($t: String!) { createTrainingRun(input: {modelName: "m", projectName: "p", taskDescription: $t}) { __typename } }', variables: { t: 'x'.repeat(MAX) } });
+  const bigBody = () =>
+    JSON.stringify({
+      query:
+        'mutation($t: String!) { createTrainingRun(input: {modelName: "m", projectName: "p", taskDescription: $t}) { __typename } }',
+      variables: { t: 'x'.repeat(MAX) },
+    });
 
   it('refuses a body over maxBodyBytes with 413, whether its length is declared or streamed', async () => {
-    const declared = await fetch(small.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bigBody() });
+    const declared = await fetch(small.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bigBody(),
+    });
     expect(declared.status).toBe(413);
     const body = await declared.json();
     expect(body.errors[0]).toMatchObject({ extensions: { code: 'LIMIT_EXCEEDED', limit: 'maxBodyBytes', max: MAX } });
@@ -101,7 +137,12 @@ describe('request size', () => {
         controller.close();
       },
     });
-    const chunked = await fetch(small.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    const chunked = await fetch(small.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(chunked.status).toBe(413);
     expect((await chunked.json()).errors[0].extensions.limit).toBe('maxBodyBytes');
 
@@ -120,20 +161,28 @@ describe('request size', () => {
 });
 
 describe('mutation rate limit', () => {
-  const limited = useTestServer({ keys: { trainer: 'write', other: 'write' }, rateLimit: { mutationsPerSecond: 1, burst: 3 } });
+  const limited = useTestServer({
+    keys: { trainer: 'write', other: 'write' },
+    rateLimit: { mutationsPerSecond: 1, burst: 3 },
+  });
 
   const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';
-  const run = (uuid: string) => ({ input: { mode: 'TRACKED', uuid, modelName: 'm', projectName: 'rate', taskDescription: 't' } });
+  const run = (uuid: string) => ({
+    input: { mode: 'TRACKED', uuid, modelName: 'm', projectName: 'rate', taskDescription: 't' },
+  });
 
   it('answers a burst over the limit with 429 and Retry-After, per key, storing nothing for refused calls; queries are not limited', async () => {
     const key = limited.keys.trainer;
-    for (let i = 0; i < 3; i++) expect(errorCode(await viaHttp(limited.url, create, run(randomUUID()), bearer(key)))).toBeNull();
+    for (let i = 0; i < 3; i++)
+      expect(errorCode(await viaHttp(limited.url, create, run(randomUUID()), bearer(key)))).toBeNull();
     const refusedUuid = randomUUID();
     const refused = await viaHttp(limited.url, create, run(refusedUuid), bearer(key));
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers?.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(refused.result?.errors?.[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', limit: 'mutationRate', retryAfter } });
+    expect(refused.result?.errors?.[0]).toMatchObject({
+      extensions: { code: 'RATE_LIMITED', limit: 'mutationRate', retryAfter },
+    });
     expect(refused.result?.errors?.[0].message).toMatch(/RATE_LIMIT_MUTATIONS_PER_SECOND/);
     expect(refused.result?.errors?.[0].extensions).not.toHaveProperty('http');
 

@@ -2,10 +2,11 @@
 // cache nothing, so an event reads its run once, not once per subscriber, and each event still sees
 // the run as stored when it is delivered.
 import { describe, expect, it } from 'vitest';
-import { OnRunStatus } from './operations';
+
 import { createRun, transition } from './helpers/builders';
 import { useTestServer } from './helpers/server';
 import { subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
+import { OnRunStatus } from './operations';
 
 const s = useTestServer();
 

@@ -1,43 +1,108 @@
 // Metric history through the public API: points computed from stored trajectories, the run's
 // snapshot, duplicates refused, and downsampling that keeps spikes and the final step exact.
 import { describe, expect, it } from 'vitest';
-import { MetricHistory, RecordMetrics } from './operations';
+
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { expectResult } from './helpers/results';
 import { useTestServer } from './helpers/server';
+import { MetricHistory, RecordMetrics } from './operations';
 
 const s = useTestServer();
 
 describe('recordMetrics', () => {
   it("computes reward statistics from the step's stored trajectories and updates the snapshot", async () => {
     const run = await createRun(s);
-    await recordTrajectories(s, run.id, [trajectory(0, 0.2), trajectory(0, 0.4), trajectory(0, null), trajectory(1, 1), trajectory(1, 0)]);
+    await recordTrajectories(s, run.id, [
+      trajectory(0, 0.2),
+      trajectory(0, 0.4),
+      trajectory(0, null),
+      trajectory(1, 1),
+      trajectory(1, 0),
+    ]);
     const res = await s.gql(RecordMetrics, {
       runId: run.id,
       points: [
-        { step: 0, epoch: 0, trainingLoss: 0.5, values: [{ name: 'grad_norm', value: 1.5 }, { name: 'trainable_groups', value: 2 }] },
+        {
+          step: 0,
+          epoch: 0,
+          trainingLoss: 0.5,
+          values: [
+            { name: 'grad_norm', value: 1.5 },
+            { name: 'trainable_groups', value: 2 },
+          ],
+        },
         { step: 1, epoch: 0, trainingLoss: 0.25 },
       ],
     });
     expectResult(res.recordMetrics, 'RecordMetricsPayload');
     const h = await s.gql(MetricHistory, { id: run.id });
     const [p0, p1] = h.run!.metricHistory;
-    expect(p0).toMatchObject({ step: 0, epoch: 0, totalTrajectories: 3, minReward: 0.2, maxReward: 0.4, trainingLoss: 0.5 });
+    expect(p0).toMatchObject({
+      step: 0,
+      epoch: 0,
+      totalTrajectories: 3,
+      minReward: 0.2,
+      maxReward: 0.4,
+      trainingLoss: 0.5,
+    });
     expect(p0.avgReward).toBeCloseTo(0.3, 12);
     expect(p0.rewardStd).toBeCloseTo(0.1, 12);
-    expect(p0.values).toEqual([{ name: 'grad_norm', value: 1.5 }, { name: 'trainable_groups', value: 2 }]);
-    expect(p1).toMatchObject({ step: 1, totalTrajectories: 2, avgReward: 0.5, minReward: 0, maxReward: 1, rewardStd: 0.5, trainingLoss: 0.25 });
-    expect(h.run!.metrics).toEqual({ totalTrajectories: 5, avgReward: 0.5, minReward: 0, maxReward: 1, trainingLoss: 0.25, epoch: 0, step: 1 });
+    expect(p0.values).toEqual([
+      { name: 'grad_norm', value: 1.5 },
+      { name: 'trainable_groups', value: 2 },
+    ]);
+    expect(p1).toMatchObject({
+      step: 1,
+      totalTrajectories: 2,
+      avgReward: 0.5,
+      minReward: 0,
+      maxReward: 1,
+      rewardStd: 0.5,
+      trainingLoss: 0.25,
+    });
+    expect(h.run!.metrics).toEqual({
+      totalTrajectories: 5,
+      avgReward: 0.5,
+      minReward: 0,
+      maxReward: 1,
+      trainingLoss: 0.25,
+      epoch: 0,
+      step: 1,
+    });
   });
 
   it('refuses a step that already has a point, and duplicate names, changing nothing', async () => {
     const run = await createRun(s);
     await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 0, epoch: 0, trainingLoss: 1 }] });
-    const again = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 1, epoch: 0 }, { step: 0, epoch: 0, trainingLoss: 2 }] });
+    const again = await s.gql(RecordMetrics, {
+      runId: run.id,
+      points: [
+        { step: 1, epoch: 0 },
+        { step: 0, epoch: 0, trainingLoss: 2 },
+      ],
+    });
     expectResult(again.recordMetrics, 'ConflictError');
-    const dupNames = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 2, epoch: 0, values: [{ name: 'a', value: 1 }, { name: 'a', value: 2 }] }] });
+    const dupNames = await s.gql(RecordMetrics, {
+      runId: run.id,
+      points: [
+        {
+          step: 2,
+          epoch: 0,
+          values: [
+            { name: 'a', value: 1 },
+            { name: 'a', value: 2 },
+          ],
+        },
+      ],
+    });
     expectResult(dupNames.recordMetrics, 'ValidationError');
-    const dupSteps = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 3, epoch: 0 }, { step: 3, epoch: 0 }] });
+    const dupSteps = await s.gql(RecordMetrics, {
+      runId: run.id,
+      points: [
+        { step: 3, epoch: 0 },
+        { step: 3, epoch: 0 },
+      ],
+    });
     expectResult(dupSteps.recordMetrics, 'ValidationError');
     const negative = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: -1, epoch: 0 }] });
     expectResult(negative.recordMetrics, 'ValidationError');
@@ -52,20 +117,47 @@ describe('recordMetrics retried after a lost answer', () => {
     const run = await createRun(s);
     await recordTrajectories(s, run.id, [trajectory(0, 0.25), trajectory(0, 0.75)]);
     const points = [
-      { step: 0, epoch: 0, trainingLoss: 0.5, values: [{ name: 'loss/grad_norm', value: 1.5 }, { name: 'lr', value: 1e-5 }] },
+      {
+        step: 0,
+        epoch: 0,
+        trainingLoss: 0.5,
+        values: [
+          { name: 'loss/grad_norm', value: 1.5 },
+          { name: 'lr', value: 1e-5 },
+        ],
+      },
       { step: 1, epoch: 0 },
     ];
-    const first = expectResult((await s.gql(RecordMetrics, { runId: run.id, points })).recordMetrics, 'RecordMetricsPayload');
+    const first = expectResult(
+      (await s.gql(RecordMetrics, { runId: run.id, points })).recordMetrics,
+      'RecordMetricsPayload',
+    );
     // The answer was lost; the script sends the very same call again (values in another order).
-    const again = expectResult((await s.gql(RecordMetrics, { runId: run.id, points: [{ ...points[0], values: [...(points[0].values ?? [])].reverse() }, points[1]] })).recordMetrics, 'RecordMetricsPayload');
+    const again = expectResult(
+      (
+        await s.gql(RecordMetrics, {
+          runId: run.id,
+          points: [{ ...points[0], values: [...(points[0].values ?? [])].reverse() }, points[1]],
+        })
+      ).recordMetrics,
+      'RecordMetricsPayload',
+    );
     expect(again.points).toEqual(first.points);
     // A retry that also brings a new step stores just the new one.
-    const more = expectResult((await s.gql(RecordMetrics, { runId: run.id, points: [points[1], { step: 2, epoch: 1, trainingLoss: 0.1 }] })).recordMetrics, 'RecordMetricsPayload');
+    const more = expectResult(
+      (await s.gql(RecordMetrics, { runId: run.id, points: [points[1], { step: 2, epoch: 1, trainingLoss: 0.1 }] }))
+        .recordMetrics,
+      'RecordMetricsPayload',
+    );
     expect(more.points.map((p) => p.step)).toEqual([1, 2]);
     const changed = await s.gql(RecordMetrics, { runId: run.id, points: [{ ...points[0], trainingLoss: 0.6 }] });
     expect(expectResult(changed.recordMetrics, 'ConflictError').message).toMatch(/step 0 .* different history point/);
     const { run: stored } = await s.gql(MetricHistory, { id: run.id });
-    expect(stored!.metricHistory.map((p) => [p.step, p.trainingLoss])).toEqual([[0, 0.5], [1, null], [2, 0.1]]);
+    expect(stored!.metricHistory.map((p) => [p.step, p.trainingLoss])).toEqual([
+      [0, 0.5],
+      [1, null],
+      [2, 0.1],
+    ]);
     expect(stored!.metrics).toMatchObject({ step: 2, trainingLoss: 0.1, totalTrajectories: 2 });
   });
 });
@@ -74,10 +166,18 @@ describe('metricHistory(maxPoints)', () => {
   it('keeps every spike exact and always ends on the final step', async () => {
     const run = await createRun(s);
     const steps = 20_000;
-    const spikes = new Map([[1234, 50], [15_001, -40], [19_998, 99]]);
+    const spikes = new Map([
+      [1234, 50],
+      [15_001, -40],
+      [19_998, 99],
+    ]);
     const loss = (step: number) => spikes.get(step) ?? 1 + Math.sin(step / 100) * 0.1;
     for (let i = 0; i < steps; i += 1000) {
-      const points = Array.from({ length: 1000 }, (_, j) => ({ step: i + j, epoch: Math.floor((i + j) / 10_000), trainingLoss: loss(i + j) }));
+      const points = Array.from({ length: 1000 }, (_, j) => ({
+        step: i + j,
+        epoch: Math.floor((i + j) / 10_000),
+        trainingLoss: loss(i + j),
+      }));
       const res = await s.gql(RecordMetrics, { runId: run.id, points });
       expectResult(res.recordMetrics, 'RecordMetricsPayload');
     }

@@ -7,17 +7,24 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { DatabaseConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db/data-source';
 import { TrainingRunEntity } from '../src/db/entities';
 import { migrations } from '../src/db/migrations';
+import type { ListTrajectoriesQuery } from './gql/graphql';
 import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
-import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
+import {
+  createPostgresDatabase,
+  postgresSuiteTitle,
+  postgresUrl,
+  type FreshPostgresDatabase,
+} from './helpers/postgres';
 import { expectResult } from './helpers/results';
 import { useTestServer, type TestServer } from './helpers/server';
-import type { ListTrajectoriesQuery } from './gql/graphql';
 import { GetRun, ListRuns, ListTrajectories, RecordMetrics, TransitionRun } from './operations';
 
 /** The indexes the queries in src/ use (runs.repo, trajectories.repo, metrics.repo, keyset pages, the pipeline), as named in the migrations. */
@@ -56,7 +63,11 @@ async function indexesOf(db: Database, table: string): Promise<IndexInfo[]> {
     const out: IndexInfo[] = [];
     for (const idx of list) {
       const cols: Array<{ seqno: number; name: string }> = await db.reader.query(`PRAGMA index_info("${idx.name}")`);
-      out.push({ name: idx.name, unique: idx.unique === 1, columns: cols.sort((a, b) => a.seqno - b.seqno).map((c) => c.name) });
+      out.push({
+        name: idx.name,
+        unique: idx.unique === 1,
+        columns: cols.sort((a, b) => a.seqno - b.seqno).map((c) => c.name),
+      });
     }
     return out;
   }
@@ -106,13 +117,18 @@ function migrationChecks(kind: Database['kind'], target: () => DatabaseConfig) {
     const recorded = await recordedMigrations(db);
     expect(recorded.map((r) => r.name)).toEqual(expectedMigrationNames);
     // The timestamp TypeORM records is the one at the end of the class name.
-    expect(recorded.map((r) => r.timestamp)).toEqual(expectedMigrationNames.map((n) => Number(/(\d{13})$/.exec(n)?.[1])));
+    expect(recorded.map((r) => r.timestamp)).toEqual(
+      expectedMigrationNames.map((n) => Number(/(\d{13})$/.exec(n)?.[1])),
+    );
     expect(await db.writer.showMigrations()).toBe(false);
   });
 
   it('has exactly the schema the entities describe (the schema builder has no queries to run)', async () => {
     const pending = await pendingSchemaChanges(db);
-    expect(pending, `the entities and the migrated ${kind} schema disagree; the schema builder would run:\n${pending.join(';\n')}`).toEqual([]);
+    expect(
+      pending,
+      `the entities and the migrated ${kind} schema disagree; the schema builder would run:\n${pending.join(';\n')}`,
+    ).toEqual([]);
   });
 
   it('has every index the queries rely on, with the migration names and columns', async () => {
@@ -120,8 +136,14 @@ function migrationChecks(kind: Database['kind'], target: () => DatabaseConfig) {
       const actual = await indexesOf(db, table);
       for (const w of wanted) {
         const found = actual.find((a) => a.name === w.name);
-        expect(found, `${kind}: index ${w.name} on ${table} is missing; ${table} has ${JSON.stringify(actual)}`).toBeDefined();
-        expect({ columns: found!.columns, unique: found!.unique }, `${kind}: index ${w.name}`).toEqual({ columns: w.columns, unique: w.unique });
+        expect(
+          found,
+          `${kind}: index ${w.name} on ${table} is missing; ${table} has ${JSON.stringify(actual)}`,
+        ).toBeDefined();
+        expect({ columns: found!.columns, unique: found!.unique }, `${kind}: index ${w.name}`).toEqual({
+          columns: w.columns,
+          unique: w.unique,
+        });
       }
     }
     for (const table of UNIQUE_UUID_TABLES) {
@@ -212,7 +234,12 @@ describe.skipIf(!postgresUrl)(postgresSuiteTitle('migrations on PostgreSQL'), ()
 async function mainFlow(s: TestServer, kind: Database['kind']) {
   expect(s.app.db.kind).toBe(kind);
   const run = await createRun(s, { projectName: 'e2e', config: { team: 'rl', nested: { a: [1, 2] } }, maxSteps: 5 });
-  expect(run).toMatchObject({ status: 'PENDING', config: { team: 'rl', nested: { a: [1, 2] } }, maxSteps: 5, metrics: null });
+  expect(run).toMatchObject({
+    status: 'PENDING',
+    config: { team: 'rl', nested: { a: [1, 2] } },
+    maxSteps: 5,
+    metrics: null,
+  });
 
   await transition(s, run.id, 'GENERATING');
   const collecting = await transition(s, run.id, 'COLLECTING');
@@ -232,7 +259,12 @@ async function mainFlow(s: TestServer, kind: Database['kind']) {
   let after: string | null | undefined = undefined;
   let pages = 0;
   for (;;) {
-    const res: ListTrajectoriesQuery = await s.gql(ListTrajectories, { runId: run.id, orderBy: { field: 'REWARD', direction: 'DESC' }, first: 2, after });
+    const res: ListTrajectoriesQuery = await s.gql(ListTrajectories, {
+      runId: run.id,
+      orderBy: { field: 'REWARD', direction: 'DESC' },
+      first: 2,
+      after,
+    });
     expect(res.trajectories.totalCount).toBe(rewards.length);
     seen.push(...res.trajectories.edges.map((e) => ({ i: byId.get(e.node.uuid)!, reward: e.node.reward ?? null })));
     pages++;
@@ -247,13 +279,22 @@ async function mainFlow(s: TestServer, kind: Database['kind']) {
   expect(seen.filter((x) => x.reward === null).map((x) => x.i)).toEqual([4, 1]);
 
   // Ascending keeps the NULLs last as well; backwards from the end gives the same order.
-  const asc = await s.gql(ListTrajectories, { runId: run.id, orderBy: { field: 'REWARD', direction: 'ASC' }, first: 10 });
+  const asc = await s.gql(ListTrajectories, {
+    runId: run.id,
+    orderBy: { field: 'REWARD', direction: 'ASC' },
+    first: 10,
+  });
   expect(asc.trajectories.edges.map((e) => e.node.reward ?? null)).toEqual([0.2, 0.5, 0.5, 0.7, 0.9, null, null]);
   expect(asc.trajectories.edges.map((e) => byId.get(e.node.uuid))).toEqual([0, 3, 6, 5, 2, 1, 4]);
   const backwards: number[] = [];
   let before: string | null | undefined = undefined;
   for (let n = 0; n < 10; n++) {
-    const res: ListTrajectoriesQuery = await s.gql(ListTrajectories, { runId: run.id, orderBy: { field: 'REWARD', direction: 'ASC' }, last: 3, before });
+    const res: ListTrajectoriesQuery = await s.gql(ListTrajectories, {
+      runId: run.id,
+      orderBy: { field: 'REWARD', direction: 'ASC' },
+      last: 3,
+      before,
+    });
     backwards.unshift(...res.trajectories.edges.map((e) => byId.get(e.node.uuid)!));
     if (!res.trajectories.pageInfo.hasPreviousPage) break;
     before = res.trajectories.pageInfo.startCursor;
@@ -262,17 +303,27 @@ async function mainFlow(s: TestServer, kind: Database['kind']) {
   const step1 = await s.gql(ListTrajectories, { runId: run.id, filter: { step: 1 } });
   expect(step1.trajectories.edges.map((e) => e.node.reward ?? null)).toEqual([null, 0.7, 0.5]);
   const first = asc.trajectories.edges[0].node;
-  expect(first).toMatchObject({ taskInput: { step: 0, inputText: 'input for step 0', context: { source: 'test' } }, metadata: { i: 0 } });
+  expect(first).toMatchObject({
+    taskInput: { step: 0, inputText: 'input for step 0', context: { source: 'test' } },
+    metadata: { i: 0 },
+  });
   expect(first.messages).toHaveLength(3);
 
   // Metrics and the runs list ordered by avgReward, runs without one last.
   const metrics = await s.gql(RecordMetrics, { runId: run.id, points: [{ step: 0, epoch: 0, trainingLoss: 0.25 }] });
   expectResult(metrics.recordMetrics, 'RecordMetricsPayload');
   const other = await createRun(s, { projectName: 'e2e' });
-  const runs = await s.gql(ListRuns, { filter: { projectName: 'e2e' }, orderBy: { field: 'AVG_REWARD', direction: 'DESC' }, first: 1 });
+  const runs = await s.gql(ListRuns, {
+    filter: { projectName: 'e2e' },
+    orderBy: { field: 'AVG_REWARD', direction: 'DESC' },
+    first: 1,
+  });
   expect(runs.runs.totalCount).toBe(2);
   expect(runs.runs.edges.map((e) => e.node.id)).toEqual([run.id]);
-  expect(runs.runs.edges[0].node.metrics).toMatchObject({ avgReward: expect.closeTo((0.2 + 0.9 + 0.5) / 3, 10), step: 0 });
+  expect(runs.runs.edges[0].node.metrics).toMatchObject({
+    avgReward: expect.closeTo((0.2 + 0.9 + 0.5) / 3, 10),
+    step: 0,
+  });
   const rest = await s.gql(ListRuns, {
     filter: { projectName: 'e2e' },
     orderBy: { field: 'AVG_REWARD', direction: 'DESC' },
@@ -285,12 +336,23 @@ async function mainFlow(s: TestServer, kind: Database['kind']) {
   for (const to of ['SCORING', 'TRAINING', 'COMPLETED'] as const) await transition(s, run.id, to);
   await transition(s, other.id, 'GENERATING');
   const failed = await s.gql(TransitionRun, { runId: other.id, to: 'FAILED', reason: 'backend out of memory' });
-  expect(failed.transitionRun).toMatchObject({ __typename: 'TransitionRunPayload', run: { status: 'FAILED', error: 'backend out of memory' } });
+  expect(failed.transitionRun).toMatchObject({
+    __typename: 'TransitionRunPayload',
+    run: { status: 'FAILED', error: 'backend out of memory' },
+  });
   const got = (await s.gql(GetRun, { uuid: run.uuid })).run!;
-  expect(got).toMatchObject({ status: 'COMPLETED', metrics: { totalTrajectories: rewards.length, trainingLoss: 0.25 } });
+  expect(got).toMatchObject({
+    status: 'COMPLETED',
+    metrics: { totalTrajectories: rewards.length, trainingLoss: 0.25 },
+  });
   expect(got.completedAt).not.toBeNull();
   expect(got.statusHistory.map((h) => `${h.from}>${h.to}`)).toEqual([
-    'null>PENDING', 'PENDING>GENERATING', 'GENERATING>COLLECTING', 'COLLECTING>SCORING', 'SCORING>TRAINING', 'TRAINING>COMPLETED',
+    'null>PENDING',
+    'PENDING>GENERATING',
+    'GENERATING>COLLECTING',
+    'COLLECTING>SCORING',
+    'SCORING>TRAINING',
+    'TRAINING>COMPLETED',
   ]);
   const failedRuns = await s.gql(ListRuns, { filter: { status: ['FAILED'], projectName: 'e2e' } });
   expect(failedRuns.runs.edges.map((e) => e.node.id)).toEqual([other.id]);

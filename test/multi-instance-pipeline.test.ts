@@ -4,16 +4,23 @@
 // a time; no trajectory is duplicated; a subscriber on a surviving instance sees every transition.
 // A graceful stop (SIGTERM) hands runs over within seconds, long before their leases would expire.
 import { randomBytes } from 'node:crypto';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CreatePipelineRun, FleetRun, OnQueue, OnRunStatus } from './operations';
+
 import { startArtBackendSim, type ArtBackendSim } from './fixtures/art-backend-sim';
-import { pipelineEnv, spawnServer, startSims, PROVIDER_KEY, type ServerProcess, type Sims } from './helpers/pipeline';
-import { createPostgresDatabase, postgresUrl, POSTGRES_SKIP_REASON, type FreshPostgresDatabase } from './helpers/postgres';
-import { redisUrl, REDIS_SKIP_REASON } from './helpers/redis';
+import type { OnRunStatusSubscription } from './gql/graphql';
+import { pipelineEnv, PROVIDER_KEY, spawnServer, startSims, type ServerProcess, type Sims } from './helpers/pipeline';
+import {
+  createPostgresDatabase,
+  POSTGRES_SKIP_REASON,
+  postgresUrl,
+  type FreshPostgresDatabase,
+} from './helpers/postgres';
+import { REDIS_SKIP_REASON, redisUrl } from './helpers/redis';
 import { expectResult } from './helpers/results';
 import { gqlAt } from './helpers/server';
 import { subscribe, take, waitFor, wsClient, type Iter } from './helpers/subscriptions';
-import type { OnRunStatusSubscription } from './gql/graphql';
+import { CreatePipelineRun, FleetRun, OnQueue, OnRunStatus } from './operations';
 
 const missing = [!postgresUrl && POSTGRES_SKIP_REASON, !redisUrl && REDIS_SKIP_REASON].filter(Boolean).join('; ');
 if (missing) console.warn(missing);
@@ -38,7 +45,11 @@ describe.skipIf(Boolean(missing))(`several instances and backends${missing ? ` [
   beforeAll(async () => {
     // Runs last a second or two each, so there is time to find and kill an instance mid-run even on a loaded machine.
     sims = await startSims({ gradientStepMs: 250 });
-    h100 = await startArtBackendSim({ inferenceUrl: sims.openai.url, inferenceApiKey: PROVIDER_KEY, gradientStepMs: 250 });
+    h100 = await startArtBackendSim({
+      inferenceUrl: sims.openai.url,
+      inferenceApiKey: PROVIDER_KEY,
+      gradientStepMs: 250,
+    });
     sims.openai.faults.setLatency(20, 'rollout');
   });
   afterAll(async () => {
@@ -72,7 +83,12 @@ describe.skipIf(Boolean(missing))(`several instances and backends${missing ? ` [
     for (let i = 0; i < count; i++) {
       const res = await gqlAt(url, CreatePipelineRun, {
         input: {
-          modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName: project, taskDescription: `Task ${i}`, numExamples: 4, rolloutsPerGroup: 2, numEpochs: 1,
+          modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+          projectName: project,
+          taskDescription: `Task ${i}`,
+          numExamples: 4,
+          rolloutsPerGroup: 2,
+          numEpochs: 1,
           pipeline: { groupsPerStep: 2, backend: i % 2 ? 'h100' : 'a100' },
         },
       });
@@ -87,10 +103,19 @@ describe.skipIf(Boolean(missing))(`several instances and backends${missing ? ` [
     const watched = subscribe(client, OnRunStatus, { projectName: 'fleet' });
     // A tracked run's creation shows that the subscription is live before the real runs start.
     const sentinelEvent = watched.next();
-    await waitFor(async () => {
-      await gqlAt(survivor.url, CreatePipelineRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'fleet', taskDescription: 'sentinel' } });
-      return Promise.race([sentinelEvent.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 200))]);
-    }, 10_000, 'the subscription to go live');
+    await waitFor(
+      async () => {
+        await gqlAt(survivor.url, CreatePipelineRun, {
+          input: { mode: 'TRACKED', modelName: 'm', projectName: 'fleet', taskDescription: 'sentinel' },
+        });
+        return Promise.race([
+          sentinelEvent.then(() => true),
+          new Promise<boolean>((r) => setTimeout(() => r(false), 200)),
+        ]);
+      },
+      10_000,
+      'the subscription to go live',
+    );
     const ids = await createRuns(survivor.url, 'fleet', 10);
 
     // A waiting run knows its place in its backend's queue.
@@ -99,23 +124,33 @@ describe.skipIf(Boolean(missing))(`several instances and backends${missing ? ` [
 
     // Kill an instance while it drives a run.
     let victim: ServerProcess | undefined;
-    await waitFor(async () => {
-      for (const id of ids) {
-        const owner = (await gqlAt(survivor.url, FleetRun, { id })).run!.leaseOwner;
-        const index = owner ? Number(/instance-(\d)/.exec(owner)?.[1]) : 0;
-        if (index > 0) {
-          victim = instances[index];
-          return true;
+    await waitFor(
+      async () => {
+        for (const id of ids) {
+          const owner = (await gqlAt(survivor.url, FleetRun, { id })).run!.leaseOwner;
+          const index = owner ? Number(/instance-(\d)/.exec(owner)?.[1]) : 0;
+          if (index > 0) {
+            victim = instances[index];
+            return true;
+          }
         }
-      }
-      return false;
-    }, 30_000, 'a run driven by instance 1 or 2');
+        return false;
+      },
+      30_000,
+      'a run driven by instance 1 or 2',
+    );
     await victim!.kill('SIGKILL');
 
-    await waitFor(async () => {
-      const statuses = await Promise.all(ids.map(async (id) => (await gqlAt(survivor.url, FleetRun, { id })).run!.status));
-      return statuses.every((s) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(s));
-    }, 120_000, 'all ten runs to finish');
+    await waitFor(
+      async () => {
+        const statuses = await Promise.all(
+          ids.map(async (id) => (await gqlAt(survivor.url, FleetRun, { id })).run!.status),
+        );
+        return statuses.every((s) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(s));
+      },
+      120_000,
+      'all ten runs to finish',
+    );
     const runs = await Promise.all(ids.map(async (id) => (await gqlAt(survivor.url, FleetRun, { id })).run!));
     expect(runs.map((r) => [r.status, r.error])).toEqual(runs.map(() => ['COMPLETED', null]));
 
@@ -157,19 +192,31 @@ describe.skipIf(Boolean(missing))(`several instances and backends${missing ? ` [
       const [first, second] = await fleet(2, 60);
       const [id] = await createRuns(first.url, 'handover', 1);
       let owner = '';
-      await waitFor(async () => Boolean((owner = (await gqlAt(first.url, FleetRun, { id })).run!.leaseOwner ?? '')), 20_000, 'a driver');
+      await waitFor(
+        async () => Boolean((owner = (await gqlAt(first.url, FleetRun, { id })).run!.leaseOwner ?? '')),
+        20_000,
+        'a driver',
+      );
       const [driver, other] = owner === 'instance-0' ? [first, second] : [second, first];
       const queue = subscribe(wsClient(other.url), OnQueue, { runId: id });
       expect((await take(queue, 1))[0].runQueuePosition.position).toBeNull();
 
       const t0 = Date.now();
       await driver.kill('SIGTERM');
-      await waitFor(async () => {
-        const o = (await gqlAt(other.url, FleetRun, { id })).run!.leaseOwner;
-        return o !== null && o !== owner;
-      }, 10_000, 'the other instance to take the run over');
+      await waitFor(
+        async () => {
+          const o = (await gqlAt(other.url, FleetRun, { id })).run!.leaseOwner;
+          return o !== null && o !== owner;
+        },
+        10_000,
+        'the other instance to take the run over',
+      );
       expect(Date.now() - t0).toBeLessThan(10_000);
-      await waitFor(async () => (await gqlAt(other.url, FleetRun, { id })).run!.status === 'COMPLETED', 60_000, 'the run to complete');
+      await waitFor(
+        async () => (await gqlAt(other.url, FleetRun, { id })).run!.status === 'COMPLETED',
+        60_000,
+        'the run to complete',
+      );
       const run = (await gqlAt(other.url, FleetRun, { id })).run!;
       expect(sims.art.completedSteps('handover', run.trainedModelName!)).toEqual([0, 1]);
       expect(run.trajectories.totalCount).toBe(8);

@@ -2,14 +2,21 @@
 // made through instance A reaches a subscriber on instance B, and resuming with afterEventId works
 // across instances. Runs against the PostgreSQL and Redis on this machine (and in CI).
 import { randomBytes } from 'node:crypto';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OnRunStatus, OnTrajectoryCounts } from './operations';
+
 import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
-import { createPostgresDatabase, postgresUrl, POSTGRES_SKIP_REASON, type FreshPostgresDatabase } from './helpers/postgres';
-import { redisUrl, REDIS_SKIP_REASON } from './helpers/redis';
+import {
+  createPostgresDatabase,
+  POSTGRES_SKIP_REASON,
+  postgresUrl,
+  type FreshPostgresDatabase,
+} from './helpers/postgres';
+import { REDIS_SKIP_REASON, redisUrl } from './helpers/redis';
 import { startServer, useTestServer } from './helpers/server';
 import { quiet, subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
 import { startTcpProxy } from './helpers/tcp-proxy';
+import { OnRunStatus, OnTrajectoryCounts } from './operations';
 
 const missing = [!postgresUrl && POSTGRES_SKIP_REASON, !redisUrl && REDIS_SKIP_REASON].filter(Boolean).join('; ');
 if (missing) console.warn(missing);
@@ -38,7 +45,9 @@ describe.skipIf(Boolean(missing))(`two instances over PostgreSQL and Redis${miss
     await transition(b, run.id, 'SCORING');
     await recordTrajectories(a, run.id, [trajectory(0, 1), trajectory(0, 0)]);
     expect((await got).map((e) => [e.runStatusChanged.to, e.runStatusChanged.run.status])).toEqual([
-      ['GENERATING', expect.any(String)], ['COLLECTING', expect.any(String)], ['SCORING', 'SCORING'],
+      ['GENERATING', expect.any(String)],
+      ['COLLECTING', expect.any(String)],
+      ['SCORING', 'SCORING'],
     ]);
     expect((await gotCounts)[0].trajectoriesRecorded.count).toBe(2);
     await client.dispose();
@@ -66,7 +75,6 @@ describe.skipIf(Boolean(missing))(`two instances over PostgreSQL and Redis${miss
     expect(await quiet(resumed, 300)).toBe(true);
     await c2.dispose();
   });
-
 });
 
 describe.skipIf(Boolean(missing))(`readiness follows PostgreSQL and Redis${missing ? ` [${missing}]` : ''}`, () => {
@@ -77,7 +85,10 @@ describe.skipIf(Boolean(missing))(`readiness follows PostgreSQL and Redis${missi
     const pgProxy = await startTcpProxy(pgUrl.hostname, Number(pgUrl.port || 5432));
     const redisProxy = await startTcpProxy(redis.hostname, Number(redis.port || 6379));
     pgUrl.host = `127.0.0.1:${pgProxy.port}`;
-    const server = await startServer({ databaseUrl: pgUrl.toString(), redisUrl: `redis://127.0.0.1:${redisProxy.port}` });
+    const server = await startServer({
+      databaseUrl: pgUrl.toString(),
+      redisUrl: `redis://127.0.0.1:${redisProxy.port}`,
+    });
     const ready = async () => (await fetch(`${server.url}/ready`)).status;
     try {
       expect(await ready()).toBe(200);

@@ -2,6 +2,7 @@
 // `runs(filter: {a: {a: … 2000 levels … 1}})` (8 KB, inside the token limit) used to overflow the
 // stack and answer 500. A linear pre-parse scan refuses it with a named 400, over every transport.
 import { describe, expect, it } from 'vitest';
+
 import { useTestServer } from './helpers/server';
 import { errorCode, TRANSPORTS, via, viaHttp } from './helpers/transports';
 

@@ -3,10 +3,17 @@
 // SQLite stored it. Now every String and ID argument refuses it, on both databases alike, with a
 // ValidationError naming the field and rule no_nul, and nothing is changed.
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { postgresTableChecksums, tableChecksums } from './helpers/db-checksum';
-import { createPostgresDatabase, postgresSuiteTitle, postgresUrl, type FreshPostgresDatabase } from './helpers/postgres';
+import {
+  createPostgresDatabase,
+  postgresSuiteTitle,
+  postgresUrl,
+  type FreshPostgresDatabase,
+} from './helpers/postgres';
 import { useTestServer, type ServerOptions, type TestServer } from './helpers/server';
 import { viaSse, viaWs } from './helpers/transports';
 
@@ -19,7 +26,11 @@ interface Issue {
 }
 
 /** The issues of a refusal, whether it came as a typed ValidationError (mutations) or as an error with BAD_USER_INPUT (queries, subscriptions). */
-function issuesOf(result: { data?: unknown; errors?: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }> } | undefined, what: string): Issue[] {
+function issuesOf(
+  result:
+    { data?: unknown; errors?: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }> } | undefined,
+  what: string,
+): Issue[] {
   expect(result, what).toBeDefined();
   if (result!.errors?.length) {
     const error = result!.errors[0];
@@ -41,38 +52,103 @@ function suite(options: () => ServerOptions, checksum: (s: TestServer) => Promis
 
     const V = '... on ValidationError { issues { field rule message } }';
     const cases: Array<[string, string, Record<string, unknown>, string]> = [
-      ['transitionRun reason', `mutation($id: ID!, $r: String) { transitionRun(runId: $id, to: FAILED, reason: $r) { __typename ${V} } }`, { id: run.id, r: NUL }, 'reason'],
-      ['cancelTrainingRun reason', `mutation($id: ID!, $r: String) { cancelTrainingRun(id: $id, reason: $r) { __typename ${V} } }`, { id: run.id, r: NUL }, 'reason'],
-      ['runs filter projectName', `query($p: String) { runs(filter: { projectName: $p }) { totalCount } }`, { p: NUL }, 'filter.projectName'],
-      ['runs filter modelName', `query($p: String) { runs(filter: { modelName: $p }) { totalCount } }`, { p: NUL }, 'filter.modelName'],
-      ['runs filter taskDescriptionContains', `query($p: String) { runs(filter: { taskDescriptionContains: $p }) { totalCount } }`, { p: NUL }, 'filter.taskDescriptionContains'],
-      ['run(uuid:)', `query($u: String) { run(uuid: $u) { id } }`, { u: `00000000-0000-4000-8000-00000000000${NUL}` }, 'uuid'],
-      ['createApiKey name', `mutation($n: String!) { createApiKey(name: $n, scope: READ) { __typename ${V} } }`, { n: NUL }, 'name'],
+      [
+        'transitionRun reason',
+        `mutation($id: ID!, $r: String) { transitionRun(runId: $id, to: FAILED, reason: $r) { __typename ${V} } }`,
+        { id: run.id, r: NUL },
+        'reason',
+      ],
+      [
+        'cancelTrainingRun reason',
+        `mutation($id: ID!, $r: String) { cancelTrainingRun(id: $id, reason: $r) { __typename ${V} } }`,
+        { id: run.id, r: NUL },
+        'reason',
+      ],
+      [
+        'runs filter projectName',
+        `query($p: String) { runs(filter: { projectName: $p }) { totalCount } }`,
+        { p: NUL },
+        'filter.projectName',
+      ],
+      [
+        'runs filter modelName',
+        `query($p: String) { runs(filter: { modelName: $p }) { totalCount } }`,
+        { p: NUL },
+        'filter.modelName',
+      ],
+      [
+        'runs filter taskDescriptionContains',
+        `query($p: String) { runs(filter: { taskDescriptionContains: $p }) { totalCount } }`,
+        { p: NUL },
+        'filter.taskDescriptionContains',
+      ],
+      [
+        'run(uuid:)',
+        `query($u: String) { run(uuid: $u) { id } }`,
+        { u: `00000000-0000-4000-8000-00000000000${NUL}` },
+        'uuid',
+      ],
+      [
+        'createApiKey name',
+        `mutation($n: String!) { createApiKey(name: $n, scope: READ) { __typename ${V} } }`,
+        { n: NUL },
+        'name',
+      ],
       ['revokeApiKey id', `mutation($n: ID!) { revokeApiKey(id: $n) { __typename ${V} } }`, { n: NUL }, 'id'],
-      ['createTrainingRun projectName', `mutation($i: CreateTrainingRunInput!) { createTrainingRun(input: $i) { __typename ${V} } }`, { i: { mode: 'TRACKED', modelName: 'm', projectName: NUL, taskDescription: 't' } }, 'input.projectName'],
+      [
+        'createTrainingRun projectName',
+        `mutation($i: CreateTrainingRunInput!) { createTrainingRun(input: $i) { __typename ${V} } }`,
+        { i: { mode: 'TRACKED', modelName: 'm', projectName: NUL, taskDescription: 't' } },
+        'input.projectName',
+      ],
       [
         'recordTrajectories message content',
         `mutation($id: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $id, trajectories: $t) { __typename ${V} } }`,
-        { id: run.id, t: [trajectory(1, 0.1), trajectory(1, 0.2, { messages: [{ role: 'user', content: 'fine' }, { role: 'assistant', content: NUL }] })] },
+        {
+          id: run.id,
+          t: [
+            trajectory(1, 0.1),
+            trajectory(1, 0.2, {
+              messages: [
+                { role: 'user', content: 'fine' },
+                { role: 'assistant', content: NUL },
+              ],
+            }),
+          ],
+        },
         'trajectories.1.messages.1.content',
       ],
-      ['testTrainedModel inputText', `mutation($id: ID!, $t: String!) { testTrainedModel(runId: $id, inputText: $t) { __typename ${V} } }`, { id: run.id, t: NUL }, 'inputText'],
+      [
+        'testTrainedModel inputText',
+        `mutation($id: ID!, $t: String!) { testTrainedModel(runId: $id, inputText: $t) { __typename ${V} } }`,
+        { id: run.id, t: NUL },
+        'inputText',
+      ],
       ['node id', `query($id: ID!) { node(id: $id) { id } }`, { id: NUL }, 'id'],
     ];
     for (const [what, query, variables, field] of cases) {
       const res = await s.request(query, variables);
-      expect(issuesOf(res, what), what).toContainEqual({ field, rule: 'no_nul', message: 'must not contain the NUL character (U+0000)' });
+      expect(issuesOf(res, what), what).toContainEqual({
+        field,
+        rule: 'no_nul',
+        message: 'must not contain the NUL character (U+0000)',
+      });
     }
 
     // Subscriptions too, over both transports.
     const sub = 'subscription($p: String) { runStatusChanged(projectName: $p) { eventId } }';
     for (const outcome of [await viaWs(s.url, sub, { p: NUL }), await viaSse(s.url, sub, { p: NUL })]) {
-      expect(issuesOf(outcome.result, 'runStatusChanged projectName')).toContainEqual(expect.objectContaining({ field: 'projectName', rule: 'no_nul' }));
+      expect(issuesOf(outcome.result, 'runStatusChanged projectName')).toContainEqual(
+        expect.objectContaining({ field: 'projectName', rule: 'no_nul' }),
+      );
     }
 
     expect(await checksum(s)).toEqual(before);
     // The same strings without NUL work (the run is still there to act on).
-    const ok = await s.request(`mutation($id: ID!) { transitionRun(runId: $id, to: FAILED, reason: "a b") { __typename } }`, { id: run.id });
+    const ok = await s.request(
+      `mutation($id: ID!) { transitionRun(runId: $id, to: FAILED, reason: "a b") { __typename } }`,
+      { id: run.id },
+    );
     expect(ok.data).toEqual({ transitionRun: { __typename: 'TransitionRunPayload' } });
     // JSON values keep NUL: stored as JSON text, where it is the escape \u0000, on either database.
     const withJson = await createRun(s, { config: { note: NUL } });
@@ -80,7 +156,11 @@ function suite(options: () => ServerOptions, checksum: (s: TestServer) => Promis
   });
 }
 
-describe('NUL in string arguments on SQLite', () => suite(() => ({}), async (s) => tableChecksums(join(s.dir, 'atelier.sqlite'))));
+describe('NUL in string arguments on SQLite', () =>
+  suite(
+    () => ({}),
+    async (s) => tableChecksums(join(s.dir, 'atelier.sqlite')),
+  ));
 
 describe.skipIf(!postgresUrl)(postgresSuiteTitle('NUL in string arguments on PostgreSQL'), () => {
   let db: FreshPostgresDatabase;
@@ -88,5 +168,8 @@ describe.skipIf(!postgresUrl)(postgresSuiteTitle('NUL in string arguments on Pos
     db = await createPostgresDatabase();
   });
   afterAll(() => db?.drop());
-  suite(() => ({ databaseUrl: db.url }), () => postgresTableChecksums(db.url));
+  suite(
+    () => ({ databaseUrl: db.url }),
+    () => postgresTableChecksums(db.url),
+  );
 });

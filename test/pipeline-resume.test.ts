@@ -4,12 +4,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreatePipelineRun, PipelineRunDetails, StepTrajectories } from './operations';
+
 import { pipelineEnv, spawnServer, startSims, type ServerProcess, type Sims } from './helpers/pipeline';
 import { expectResult } from './helpers/results';
 import { gqlAt } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
+import { CreatePipelineRun, PipelineRunDetails, StepTrajectories } from './operations';
 
 let sims: Sims;
 let dir: string;
@@ -31,20 +33,43 @@ describe('resume after SIGKILL', () => {
     let runId = '';
     try {
       const created = await gqlAt(server.url, CreatePipelineRun, {
-        input: { modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName: 'resume', taskDescription: 'Classify tickets', numExamples: 6, rolloutsPerGroup: 3, numEpochs: 2, pipeline: { groupsPerStep: 2, maxConcurrentRollouts: 2 } },
+        input: {
+          modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+          projectName: 'resume',
+          taskDescription: 'Classify tickets',
+          numExamples: 6,
+          rolloutsPerGroup: 3,
+          numEpochs: 2,
+          pipeline: { groupsPerStep: 2, maxConcurrentRollouts: 2 },
+        },
       });
       runId = expectResult(created.createTrainingRun, 'CreateTrainingRunPayload').run.id;
 
       // Kill once while step 1 is collecting, once while step 3 is training.
-      for (const [status, step] of [['COLLECTING', 1], ['TRAINING', 3]] as const) {
-        await waitFor(async () => {
-          const r = await details(runId);
-          return r.status === status && r.currentStep === step && (status !== 'COLLECTING' || r.trajectories.totalCount > step * 6);
-        }, 60_000, `${status} at step ${step}`);
+      for (const [status, step] of [
+        ['COLLECTING', 1],
+        ['TRAINING', 3],
+      ] as const) {
+        await waitFor(
+          async () => {
+            const r = await details(runId);
+            return (
+              r.status === status &&
+              r.currentStep === step &&
+              (status !== 'COLLECTING' || r.trajectories.totalCount > step * 6)
+            );
+          },
+          60_000,
+          `${status} at step ${step}`,
+        );
         await server.kill('SIGKILL');
         server = await spawnServer(env);
       }
-      await waitFor(async () => ['COMPLETED', 'FAILED'].includes((await details(runId)).status), 60_000, 'the run to finish');
+      await waitFor(
+        async () => ['COMPLETED', 'FAILED'].includes((await details(runId)).status),
+        60_000,
+        'the run to finish',
+      );
       const done = await details(runId);
       expect(done.error).toBeNull();
       expect(done.status).toBe('COMPLETED');
@@ -53,7 +78,9 @@ describe('resume after SIGKILL', () => {
       expect(sims.art.completedSteps('resume', done.trainedModelName!)).toEqual([0, 1, 2, 3, 4, 5]);
       expect(done.metricHistory.map((p) => p.step)).toEqual([0, 1, 2, 3, 4, 5]);
       expect(done.metricHistory.every((p) => p.totalTrajectories === 6)).toBe(true);
-      expect(done.metricHistory.map((p) => p.values.find((v) => v.name === 'groups')?.value)).toEqual([2, 2, 2, 2, 2, 2]);
+      expect(done.metricHistory.map((p) => p.values.find((v) => v.name === 'groups')?.value)).toEqual([
+        2, 2, 2, 2, 2, 2,
+      ]);
 
       // Exactly items × rollouts per step: the interrupted step was redone cleanly, not duplicated.
       expect(done.trajectories.totalCount).toBe(36);

@@ -3,12 +3,22 @@
 // requests as ART builds them; cancel mid-collection and mid-training; retries; permanent failure;
 // hang detection; testTrainedModel; and the settings a pipeline run needs.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CancelRun, CreatePipelineRun, FleetRun, OnProgress, OnRunStatus, PipelineRunDetails, StepTrajectories, TestModel } from './operations';
+
 import type { OnProgressSubscription } from './gql/graphql';
-import { pipelineConfig, startSims, startPipelineServer, PROVIDER_KEY, type Sims } from './helpers/pipeline';
+import { pipelineConfig, PROVIDER_KEY, startPipelineServer, startSims, type Sims } from './helpers/pipeline';
 import { expectResult } from './helpers/results';
 import { startServer, useTestServer, type TestServer } from './helpers/server';
 import { subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
+import {
+  CancelRun,
+  CreatePipelineRun,
+  FleetRun,
+  OnProgress,
+  OnRunStatus,
+  PipelineRunDetails,
+  StepTrajectories,
+  TestModel,
+} from './operations';
 
 let sims: Sims;
 beforeAll(async () => {
@@ -27,7 +37,16 @@ afterEach(() => {
 type Input = Record<string, unknown>;
 async function create(server: TestServer, input: Input = {}, pipeline: Input = {}) {
   const res = await server.gql(CreatePipelineRun, {
-    input: { modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName: 'pipe', taskDescription: 'Answer customer questions about shipping', numExamples: 6, rolloutsPerGroup: 3, numEpochs: 2, pipeline: { groupsPerStep: 2, ...pipeline }, ...input },
+    input: {
+      modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+      projectName: 'pipe',
+      taskDescription: 'Answer customer questions about shipping',
+      numExamples: 6,
+      rolloutsPerGroup: 3,
+      numEpochs: 2,
+      pipeline: { groupsPerStep: 2, ...pipeline },
+      ...input,
+    },
   });
   return expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run;
 }
@@ -38,7 +57,11 @@ async function details(server: TestServer, id: string) {
 
 async function waitStatus(server: TestServer, id: string, statuses: string[], timeoutMs = 30_000) {
   let last = '';
-  await waitFor(async () => statuses.includes((last = (await details(server, id)).status)), timeoutMs, `status ${statuses.join('/')} (last ${last})`);
+  await waitFor(
+    async () => statuses.includes((last = (await details(server, id)).status)),
+    timeoutMs,
+    `status ${statuses.join('/')} (last ${last})`,
+  );
   return details(server, id);
 }
 
@@ -65,7 +88,12 @@ describe('a whole pipeline run', () => {
 
     // 6 inputs / 2 per step = 3 steps per epoch, 2 epochs: 6 steps of 2 groups × 3 rollouts.
     const steps = 6;
-    const expected = ['PENDING', 'GENERATING', ...Array.from({ length: steps }, () => ['COLLECTING', 'SCORING', 'TRAINING']).flat(), 'COMPLETED'];
+    const expected = [
+      'PENDING',
+      'GENERATING',
+      ...Array.from({ length: steps }, () => ['COLLECTING', 'SCORING', 'TRAINING']).flat(),
+      'COMPLETED',
+    ];
     const events = [(await first).value!.data!, ...(await take(all, expected.length - 1, 60_000))];
     expect(events.map((e) => e.runStatusChanged.to)).toEqual(expected);
     await client.dispose();
@@ -77,7 +105,9 @@ describe('a whole pipeline run', () => {
     expect(done.taskInputs).toHaveLength(6);
     expect(new Set(done.taskInputs.map((t) => t.inputText)).size).toBe(6);
     expect(done.trajectories.totalCount).toBe(steps * 2 * 3);
-    expect(done.metricHistory.map((p) => [p.step, p.epoch, p.totalTrajectories])).toEqual(Array.from({ length: steps }, (_, i) => [i, Math.floor(i / 3), 6]));
+    expect(done.metricHistory.map((p) => [p.step, p.epoch, p.totalTrajectories])).toEqual(
+      Array.from({ length: steps }, (_, i) => [i, Math.floor(i / 3), 6]),
+    );
     for (const p of done.metricHistory) {
       expect(p.avgReward).toBeGreaterThanOrEqual(0);
       expect(p.avgReward).toBeLessThanOrEqual(1);
@@ -103,7 +133,9 @@ describe('a whole pipeline run', () => {
     // Each step trained exactly once by the backend, on the run's model, with the run's learning rate.
     const calls = sims.art.trainCalls.filter((c) => c.name === done.trainedModelName);
     expect(calls.map((c) => c.step)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(calls.every((c) => c.outcome === 'completed' && c.config.learning_rate === 1e-5 && c.config.beta === 0)).toBe(true);
+    expect(
+      calls.every((c) => c.outcome === 'completed' && c.config.learning_rate === 1e-5 && c.config.beta === 0),
+    ).toBe(true);
     expect(sims.art.stepOf('whole', done.trainedModelName!)).toBe(6);
 
     // Every trajectory keeps RULER's verdict; the raw choices never leak into the API.
@@ -123,29 +155,53 @@ describe('a whole pipeline run', () => {
     const run = await create(s, { projectName: 'shapes', numEpochs: 1, maxSteps: 1, rolloutsPerGroup: 4 });
     await waitStatus(s, run.id, ['COMPLETED']);
     // Runs on one backend execute one at a time: the latest judge call is this run's.
-    const body = sims.openai.requests.filter((r) => r.kind === 'judge').at(-1)!.body as { model: string; messages: { role: string; content: string }[]; response_format: { type: string } };
+    const body = sims.openai.requests.filter((r) => r.kind === 'judge').at(-1)!.body as {
+      model: string;
+      messages: { role: string; content: string }[];
+      response_format: { type: string };
+    };
     expect(body.model).toBe('sim-judge');
     expect(body.messages[0].content).toMatch(/score between 0 and 1/);
     const user = body.messages[1].content;
     // As ART's ruler.py builds it: Python's json.dumps, the shared prefix once, then "Trajectories:".
     expect(user).toMatch(/^<context>\n\[\{"role": "system"/);
     expect(user).toContain('</context>\n\nTrajectories:\n\n<trajectory id="1">');
-    expect((user.match(/<trajectory id="\d+">/g) ?? [])).toEqual(['<trajectory id="1">', '<trajectory id="2">', '<trajectory id="3">', '<trajectory id="4">']);
+    expect(user.match(/<trajectory id="\d+">/g) ?? []).toEqual([
+      '<trajectory id="1">',
+      '<trajectory id="2">',
+      '<trajectory id="3">',
+      '<trajectory id="4">',
+    ]);
     // The shared prefix (system + user) is sent once, not inside each trajectory.
     expect(user.split('<trajectory')[1]).toMatch(/^ id="1">\n\[\{"role": "assistant"/);
     expect(user).toMatch(/Return exactly 4 scores, one for each trajectory_id: 1, 2, 3, 4\.$/);
     expect(body.response_format.type).toBe('json_schema');
 
-    const rollout = sims.openai.requests.find((r) => r.kind === 'rollout')!.body as { model: string; logprobs: boolean; temperature: number };
+    const rollout = sims.openai.requests.find((r) => r.kind === 'rollout')!.body as {
+      model: string;
+      logprobs: boolean;
+      temperature: number;
+    };
     expect(rollout).toMatchObject({ logprobs: true, temperature: 0.7 });
     // The default simulator is ART 0.3.11's `art run`, whose vLLM serves the LoRA under the model's bare name.
     expect(rollout.model).toMatch(/^atelier-run-\d+$/);
-    const prepare = sims.art.requests.find((r) => r.path === '/_prepare_backend_for_training' && JSON.stringify(r.body).includes('"shapes"'))!;
-    expect(prepare.body).toMatchObject({ model: { project: 'shapes', base_model: 'Qwen/Qwen2.5-1.5B-Instruct', trainable: true }, config: null });
-    const train = sims.art.requests.filter((r) => r.path === '/_train_model').at(-1)!.body as { trajectory_groups: { trajectories: { messages_and_choices: unknown[] }[] }[] };
+    const prepare = sims.art.requests.find(
+      (r) => r.path === '/_prepare_backend_for_training' && JSON.stringify(r.body).includes('"shapes"'),
+    )!;
+    expect(prepare.body).toMatchObject({
+      model: { project: 'shapes', base_model: 'Qwen/Qwen2.5-1.5B-Instruct', trainable: true },
+      config: null,
+    });
+    const train = sims.art.requests.filter((r) => r.path === '/_train_model').at(-1)!.body as {
+      trajectory_groups: { trajectories: { messages_and_choices: unknown[] }[] }[];
+    };
     const mc = train.trajectory_groups[0].trajectories[0].messages_and_choices as Record<string, unknown>[];
     expect(mc.map((m) => ('role' in m ? m.role : 'choice'))).toEqual(['system', 'user', 'choice']);
-    expect(mc[2]).toMatchObject({ finish_reason: expect.any(String), message: { role: 'assistant' }, logprobs: { content: expect.any(Array) } });
+    expect(mc[2]).toMatchObject({
+      finish_reason: expect.any(String),
+      message: { role: 'assistant' },
+      logprobs: { content: expect.any(Array) },
+    });
     // The provider key travels only in the Authorization header.
     expect(sims.openai.requests.some((r) => JSON.stringify(r.body).includes(PROVIDER_KEY))).toBe(false);
   }, 60_000);
@@ -155,14 +211,24 @@ describe('a whole pipeline run', () => {
     const ok = await create(s, { projectName: 'judge-retry', numEpochs: 1, maxSteps: 1 });
     expect((await waitStatus(s, ok.id, ['COMPLETED', 'FAILED'])).status).toBe('COMPLETED');
     // The retry carries the bad answer as the judge's turn, then names what was wrong with it.
-    const retry = sims.openai.requests.find((r) => r.kind === 'judge' && (r.body as { messages: unknown[] }).messages.length === 4)!.body as { messages: { role: string; content: string }[] };
+    const retry = sims.openai.requests.find(
+      (r) => r.kind === 'judge' && (r.body as { messages: unknown[] }).messages.length === 4,
+    )!.body as { messages: { role: string; content: string }[] };
     expect(retry.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(JSON.parse(retry.messages[2].content).scores).toHaveLength(2);
-    expect(retry.messages[3].content).toMatch(/missing trajectory_id 3\b.*Return exactly 3 scores, one for each trajectory_id: 1, 2, 3\./);
+    expect(retry.messages[3].content).toMatch(
+      /missing trajectory_id 3\b.*Return exactly 3 scores, one for each trajectory_id: 1, 2, 3\./,
+    );
 
     sims.openai.setResponder('judge', (req) => {
       const n = (JSON.stringify(req.messages).match(/<trajectory id=/g) ?? []).length;
-      return { scores: Array.from({ length: n }, (_, i) => ({ trajectory_id: String(i + 1), explanation: 'too good', score: 1.5 })) };
+      return {
+        scores: Array.from({ length: n }, (_, i) => ({
+          trajectory_id: String(i + 1),
+          explanation: 'too good',
+          score: 1.5,
+        })),
+      };
     });
     try {
       const bad = await create(s, { projectName: 'judge-range', numEpochs: 1, maxSteps: 1 });
@@ -184,7 +250,8 @@ describe('a whole pipeline run', () => {
     const progress = subscribe(client, OnProgress, { runId: run.id });
     const seen: OnProgressSubscription['runProgress'][] = [];
     // Read until the last step's training has streamed a gradient step.
-    while (!seen.some((p) => p.step === 1 && p.gradientStepsDone > 0)) seen.push(...(await take(progress, 1, 20_000)).map((e) => e.runProgress));
+    while (!seen.some((p) => p.step === 1 && p.gradientStepsDone > 0))
+      seen.push(...(await take(progress, 1, 20_000)).map((e) => e.runProgress));
     await client.dispose();
     await waitStatus(s, run.id, ['COMPLETED']);
     expect(seen.every((p) => p.run.id === run.id && p.totalSteps === 2 && p.rolloutsTotal === 6)).toBe(true);
@@ -200,7 +267,11 @@ describe('a whole pipeline run', () => {
   it('records a failed rollout with its error and drops a group left with fewer than two', async () => {
     // One rollout at a time: the first group's first two rollouts are the two that fail.
     sims.openai.faults.failNext(2, 400, { kind: 'rollout', message: 'context length exceeded' });
-    const run = await create(s, { projectName: 'failed-rollouts', numEpochs: 1, maxSteps: 1 }, { maxConcurrentRollouts: 1 });
+    const run = await create(
+      s,
+      { projectName: 'failed-rollouts', numEpochs: 1, maxSteps: 1 },
+      { maxConcurrentRollouts: 1 },
+    );
     const done = await waitStatus(s, run.id, ['COMPLETED', 'FAILED']);
     expect(done.status).toBe('COMPLETED');
     const step = await allTrajectories(s, run.id, 0);
@@ -227,7 +298,9 @@ describe('a whole pipeline run', () => {
   it('runs one run at a time on a backend; the others wait in PENDING, first come first served', async () => {
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(await create(s, { projectName: 'fifo', numEpochs: 1, maxSteps: 1 }));
-    const positions = await Promise.all(runs.map(async (r) => (await s.gql(FleetRun, { id: r.id })).run!.queuePosition));
+    const positions = await Promise.all(
+      runs.map(async (r) => (await s.gql(FleetRun, { id: r.id })).run!.queuePosition),
+    );
     expect(positions[2]).toBeGreaterThan(0);
     for (const r of runs) await waitStatus(s, r.id, ['COMPLETED']);
     const spans = await Promise.all(
@@ -248,7 +321,10 @@ describe('control and failure', () => {
     await waitFor(() => sims.openai.inFlightOf('rollout') > 0, 10_000, 'rollouts in flight');
     const t0 = Date.now();
     const res = await s.gql(CancelRun, { id: run.id });
-    expect(res.cancelTrainingRun).toMatchObject({ __typename: 'CancelTrainingRunPayload', run: { status: 'CANCELLED' } });
+    expect(res.cancelTrainingRun).toMatchObject({
+      __typename: 'CancelTrainingRunPayload',
+      run: { status: 'CANCELLED' },
+    });
     expect(Date.now() - t0).toBeLessThan(3000);
     await waitFor(() => sims.openai.inFlightOf('rollout') === 0, 3000, 'in-flight rollouts aborted');
     await new Promise((r) => setTimeout(r, 300));
@@ -314,7 +390,9 @@ describe('control and failure', () => {
       const run = await create(hung, { projectName: 'hang', numEpochs: 1, maxSteps: 1 });
       const failed = await waitStatus(hung, run.id, ['FAILED', 'COMPLETED'], 30_000);
       expect(failed.status).toBe('FAILED');
-      expect(failed.error).toMatch(/^TRAINING: no progress for \d+ s \(is the ART backend or the model provider hung\?\)/);
+      expect(failed.error).toMatch(
+        /^TRAINING: no progress for \d+ s \(is the ART backend or the model provider hung\?\)/,
+      );
     } finally {
       sims.art.faults.reset();
       await hung.stop();
@@ -324,9 +402,15 @@ describe('control and failure', () => {
   it('testTrainedModel answers with the trained model and stores the exchange as a test trajectory', async () => {
     const run = await create(s, { projectName: 'test-model', numEpochs: 1, maxSteps: 1 });
     await waitStatus(s, run.id, ['COMPLETED']);
-    const tested = expectResult((await s.gql(TestModel, { runId: run.id, inputText: 'Where is my parcel?' })).testTrainedModel, 'TestTrainedModelPayload');
+    const tested = expectResult(
+      (await s.gql(TestModel, { runId: run.id, inputText: 'Where is my parcel?' })).testTrainedModel,
+      'TestTrainedModelPayload',
+    );
     expect(tested.reply.length).toBeGreaterThan(0);
-    expect(tested.trajectory).toMatchObject({ isTest: true, taskInput: { step: 999, inputText: 'Where is my parcel?' } });
+    expect(tested.trajectory).toMatchObject({
+      isTest: true,
+      taskInput: { step: 999, inputText: 'Where is my parcel?' },
+    });
     expect(tested.trajectory.messages.at(-1)).toEqual({ role: 'assistant', content: tested.reply });
     const tests = await allTrajectories(s, run.id, 999);
     expect(tests).toHaveLength(1);
@@ -358,22 +442,48 @@ describe('settings', () => {
   it('refuses a pipeline run when a server setting is missing, naming it', async () => {
     const bare = await startServer();
     try {
-      const res = await bare.gql(CreatePipelineRun, { input: { modelName: 'm', projectName: 'p', taskDescription: 't' } });
+      const res = await bare.gql(CreatePipelineRun, {
+        input: { modelName: 'm', projectName: 'p', taskDescription: 't' },
+      });
       expect(res.createTrainingRun).toMatchObject({ __typename: 'MissingSettingError', setting: 'ART_BACKEND_URL' });
-      const tracked = await bare.gql(CreatePipelineRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't' } });
+      const tracked = await bare.gql(CreatePipelineRun, {
+        input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't' },
+      });
       expectResult(tracked.createTrainingRun, 'CreateTrainingRunPayload');
-      const mixed = await bare.gql(CreatePipelineRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', pipeline: { groupsPerStep: 2 } } });
+      const mixed = await bare.gql(CreatePipelineRun, {
+        input: {
+          mode: 'TRACKED',
+          modelName: 'm',
+          projectName: 'p',
+          taskDescription: 't',
+          pipeline: { groupsPerStep: 2 },
+        },
+      });
       expectResult(mixed.createTrainingRun, 'ValidationError');
     } finally {
       await bare.stop();
     }
     const noJudge = await startPipelineServer(sims, { judgeModel: undefined });
     try {
-      const res = await noJudge.gql(CreatePipelineRun, { input: { modelName: 'm', projectName: 'p', taskDescription: 't' } });
+      const res = await noJudge.gql(CreatePipelineRun, {
+        input: { modelName: 'm', projectName: 'p', taskDescription: 't' },
+      });
       expect(res.createTrainingRun).toMatchObject({ __typename: 'MissingSettingError', setting: 'JUDGE_MODEL' });
-      const withJudge = await noJudge.gql(CreatePipelineRun, { input: { mode: 'PIPELINE', modelName: 'm', projectName: 'p', taskDescription: 't', pipeline: { judgeModel: 'my-judge' } } });
-      await noJudge.gql(CancelRun, { id: expectResult(withJudge.createTrainingRun, 'CreateTrainingRunPayload').run.id });
-      const bad = await noJudge.gql(CreatePipelineRun, { input: { modelName: 'm', projectName: 'p', taskDescription: 't', pipeline: { temperature: 3 } } });
+      const withJudge = await noJudge.gql(CreatePipelineRun, {
+        input: {
+          mode: 'PIPELINE',
+          modelName: 'm',
+          projectName: 'p',
+          taskDescription: 't',
+          pipeline: { judgeModel: 'my-judge' },
+        },
+      });
+      await noJudge.gql(CancelRun, {
+        id: expectResult(withJudge.createTrainingRun, 'CreateTrainingRunPayload').run.id,
+      });
+      const bad = await noJudge.gql(CreatePipelineRun, {
+        input: { modelName: 'm', projectName: 'p', taskDescription: 't', pipeline: { temperature: 3 } },
+      });
       expect(bad.createTrainingRun).toMatchObject({ __typename: 'ValidationError' });
     } finally {
       await noJudge.stop();

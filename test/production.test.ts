@@ -4,15 +4,21 @@
 // And the guards against web pages driving a local Atelier: form posts, WebSocket upgrades from
 // other origins, and (while open) requests addressed to a name that is not loopback.
 import { request as httpRequest } from 'node:http';
+
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+
 import { startServer, useTestServer } from './helpers/server';
 import { errorCode, viaHttp } from './helpers/transports';
 
 function preflight(url: string, origin: string) {
   return fetch(`${url}/graphql`, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type',
+    },
   });
 }
 
@@ -33,7 +39,13 @@ function withHost(url: string, host: string): Promise<number> {
   const u = new URL(`${url}/graphql`);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { hostname: u.hostname, port: u.port, path: '/graphql', method: 'POST', headers: { host, 'content-type': 'application/json' } },
+      {
+        hostname: u.hostname,
+        port: u.port,
+        path: '/graphql',
+        method: 'POST',
+        headers: { host, 'content-type': 'application/json' },
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode!);
@@ -83,7 +95,11 @@ describe('NODE_ENV=production', () => {
     for (const origin of ['https://evil.example', 'http://localhost:5173']) {
       const res = await preflight(s.url, origin);
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
-      const post = await fetch(s.graphqlUrl, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+      const post = await fetch(s.graphqlUrl, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json' },
+        body: '{"query":"{ __typename }"}',
+      });
       expect(post.headers.get('access-control-allow-origin')).toBeNull();
       expect(await upgrade(s.url, origin)).toEqual({ opened: false, status: 403 });
     }
@@ -93,7 +109,14 @@ describe('NODE_ENV=production', () => {
 });
 
 describe('NODE_ENV=production with GRAPHIQL=on, INTROSPECTION=on and CORS_ORIGINS', () => {
-  const s = useTestServer({ env: { NODE_ENV: 'production', GRAPHIQL: 'on', INTROSPECTION: 'on', CORS_ORIGINS: 'https://app.example, https://ops.example' } });
+  const s = useTestServer({
+    env: {
+      NODE_ENV: 'production',
+      GRAPHIQL: 'on',
+      INTROSPECTION: 'on',
+      CORS_ORIGINS: 'https://app.example, https://ops.example',
+    },
+  });
 
   it('serves GraphiQL and answers introspection again', async () => {
     const page = await fetch(s.graphqlUrl, { headers: { accept: 'text/html' } });
@@ -116,20 +139,32 @@ describe('development defaults', () => {
   const s = useTestServer();
 
   it('lets pages on localhost call Atelier, and no other origin', async () => {
-    expect((await preflight(s.url, 'http://localhost:5173')).headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-    expect((await preflight(s.url, 'http://127.0.0.1:3000')).headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:3000');
+    expect((await preflight(s.url, 'http://localhost:5173')).headers.get('access-control-allow-origin')).toBe(
+      'http://localhost:5173',
+    );
+    expect((await preflight(s.url, 'http://127.0.0.1:3000')).headers.get('access-control-allow-origin')).toBe(
+      'http://127.0.0.1:3000',
+    );
     expect((await preflight(s.url, 'https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
-    expect((await preflight(s.url, 'http://localhost.evil.example')).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await preflight(s.url, 'http://localhost.evil.example')).headers.get('access-control-allow-origin'),
+    ).toBeNull();
   });
 
   it('keeps field suggestions and introspection for developers', async () => {
-    expect((await viaHttp(s.url, '{ runz { totalCount } }')).result?.errors?.[0].message).toMatch(/Did you mean .*"runs"/);
+    expect((await viaHttp(s.url, '{ runz { totalCount } }')).result?.errors?.[0].message).toMatch(
+      /Did you mean .*"runs"/,
+    );
     expect(errorCode(await viaHttp(s.url, '{ __schema { queryType { name } } }'))).toBeNull();
   });
 
   it('refuses form posts, which a web page could send without a CORS preflight', async () => {
     for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain']) {
-      const res = await fetch(s.graphqlUrl, { method: 'POST', headers: { 'content-type': type }, body: 'query=mutation%20%7B%20__typename%20%7D' });
+      const res = await fetch(s.graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: 'query=mutation%20%7B%20__typename%20%7D',
+      });
       expect(res.status).toBe(415);
     }
   });

@@ -4,13 +4,19 @@
 // with a resumable error instead of going quiet. Once 14 of 136 transitions were lost, with no error.
 // The same recovery covers an instance killed between its commit and its publish.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OnRunStatus, OnTrajectoryCounts } from './operations';
+
 import { createRun, transition } from './helpers/builders';
-import { createPostgresDatabase, postgresUrl, POSTGRES_SKIP_REASON, type FreshPostgresDatabase } from './helpers/postgres';
-import { redisUrl, REDIS_SKIP_REASON } from './helpers/redis';
+import {
+  createPostgresDatabase,
+  POSTGRES_SKIP_REASON,
+  postgresUrl,
+  type FreshPostgresDatabase,
+} from './helpers/postgres';
+import { REDIS_SKIP_REASON, redisUrl } from './helpers/redis';
 import { startServer, useTestServer, type TestServer } from './helpers/server';
 import { quiet, subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy';
+import { OnRunStatus, OnTrajectoryCounts } from './operations';
 
 describe.skipIf(!redisUrl)(`live events across a Redis blip${redisUrl ? '' : ` [${REDIS_SKIP_REASON}]`}`, () => {
   let proxy: TcpProxy;
@@ -18,7 +24,10 @@ describe.skipIf(!redisUrl)(`live events across a Redis blip${redisUrl ? '' : ` [
   beforeAll(async () => {
     const redis = new URL(redisUrl!);
     proxy = await startTcpProxy(redis.hostname, Number(redis.port || 6379));
-    s = await startServer({ redisUrl: `redis://127.0.0.1:${proxy.port}`, redisPrefix: `atelier-blip-${process.pid}-${Date.now()}` });
+    s = await startServer({
+      redisUrl: `redis://127.0.0.1:${proxy.port}`,
+      redisPrefix: `atelier-blip-${process.pid}-${Date.now()}`,
+    });
   });
   afterAll(async () => {
     await s?.stop();
@@ -75,7 +84,11 @@ describe.skipIf(!redisUrl || !postgresUrl)(
       db = await createPostgresDatabase();
     });
     afterAll(() => db?.drop());
-    const withRedis = useTestServer(() => ({ databaseUrl: db.url, redisUrl, redisPrefix: `atelier-lost-${process.pid}-${Date.now()}` }));
+    const withRedis = useTestServer(() => ({
+      databaseUrl: db.url,
+      redisUrl,
+      redisPrefix: `atelier-lost-${process.pid}-${Date.now()}`,
+    }));
     // Writes to the same database but publishes nowhere the first can hear: an instance killed between commit and publish.
     const silent = useTestServer(() => ({ databaseUrl: db.url }));
 

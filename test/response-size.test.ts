@@ -3,6 +3,7 @@
 // resolving; past MAX_RESPONSE_BYTES the operation stops with an error naming the limit, the answer
 // stays small and other clients are served.
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { useTestServer } from './helpers/server';
 import { errorCode, TRANSPORTS, via, viaHttp } from './helpers/transports';
@@ -13,10 +14,17 @@ let runId: string;
 beforeAll(async () => {
   runId = (await createRun(s)).id;
   // Ten trajectories of about 200 KB each: 2 MB in all.
-  await recordTrajectories(s, runId, Array.from({ length: 10 }, () => trajectory(0, 0.5, { messages: [{ role: 'assistant', content: 'y'.repeat(200_000) }] })));
+  await recordTrajectories(
+    s,
+    runId,
+    Array.from({ length: 10 }, () =>
+      trajectory(0, 0.5, { messages: [{ role: 'assistant', content: 'y'.repeat(200_000) }] }),
+    ),
+  );
 });
 
-const page = (first: number) => `{ run(id: "${runId}") { trajectories(first: ${first}) { edges { node { messages { role content } } } } } }`;
+const page = (first: number) =>
+  `{ run(id: "${runId}") { trajectories(first: ${first}) { edges { node { messages { role content } } } } } }`;
 
 describe('response size', () => {
   it('refuses an answer over maxResponseBytes with a small, named error on every transport', async () => {

@@ -4,14 +4,25 @@
 // recordTrajectories, recordMetrics and transitionRun on a PIPELINE run answer a RunModeError and
 // change nothing; the pipeline's own writes go on, and cancelTrainingRun still stops a run.
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelRun, CreatePipelineRun, FleetRun, PipelineRunDetails, RecordMetrics, RecordTrajectories, StepTrajectories, TransitionRun } from './operations';
+
 import { trajectory } from './helpers/builders';
 import { tableChecksums } from './helpers/db-checksum';
 import { pipelineConfig, startSims, type Sims } from './helpers/pipeline';
 import { expectResult } from './helpers/results';
 import { useTestServer } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
+import {
+  CancelRun,
+  CreatePipelineRun,
+  FleetRun,
+  PipelineRunDetails,
+  RecordMetrics,
+  RecordTrajectories,
+  StepTrajectories,
+  TransitionRun,
+} from './operations';
 
 let sims: Sims;
 beforeAll(async () => {
@@ -22,7 +33,15 @@ const s = useTestServer(() => ({ pipeline: pipelineConfig(sims, { maxConcurrentR
 
 async function createPipelineRun(projectName: string) {
   const res = await s.gql(CreatePipelineRun, {
-    input: { modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName, taskDescription: 'Answer shipping questions', numExamples: 4, rolloutsPerGroup: 2, numEpochs: 1, pipeline: { groupsPerStep: 2 } },
+    input: {
+      modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+      projectName,
+      taskDescription: 'Answer shipping questions',
+      numExamples: 4,
+      rolloutsPerGroup: 2,
+      numEpochs: 1,
+      pipeline: { groupsPerStep: 2 },
+    },
   });
   return expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run;
 }
@@ -45,7 +64,11 @@ async function expectAllRefused(runId: string) {
 describe('tracking writes into a PIPELINE run', () => {
   it('are refused while it runs and after it completes, and its records stay its own', async () => {
     const run = await createPipelineRun('mode-guard');
-    await waitFor(async () => ['COLLECTING', 'SCORING', 'TRAINING'].includes(await status(run.id)), 20_000, 'the run to be under way');
+    await waitFor(
+      async () => ['COLLECTING', 'SCORING', 'TRAINING'].includes(await status(run.id)),
+      20_000,
+      'the run to be under way',
+    );
     await expectAllRefused(run.id);
 
     await waitFor(async () => (await status(run.id)) === 'COMPLETED', 30_000, 'the run to complete');
@@ -54,14 +77,20 @@ describe('tracking writes into a PIPELINE run', () => {
     expect(done.statusHistory.map((h) => h.to)).not.toContain('FAILED');
     expect(done.metricHistory.map((p) => p.step)).toEqual([0, 1]);
     expect(done.trajectories.totalCount).toBe(8);
-    const step0 = (await s.gql(StepTrajectories, { runId: run.id, step: 0, first: 100 })).trajectories.edges.map((e) => e.node);
+    const step0 = (await s.gql(StepTrajectories, { runId: run.id, step: 0, first: 100 })).trajectories.edges.map(
+      (e) => e.node,
+    );
     expect(step0.map((t) => t.uuid)).not.toContain('3f1c9a52-5e0b-4c3e-9d6e-2b7f00c0ffee');
     const mean = step0.reduce((sum, t) => sum + t.reward!, 0) / step0.length;
     expect(done.metricHistory[0].avgReward).toBeCloseTo(mean, 12);
     expect(done.metricHistory[0].totalTrajectories).toBe(4);
 
     // Once it is finished, and its lease handed back, nothing the tracking API sends changes a byte.
-    await waitFor(async () => (await s.gql(FleetRun, { id: run.id })).run!.leaseOwner === null, 10_000, 'the lease to be released');
+    await waitFor(
+      async () => (await s.gql(FleetRun, { id: run.id })).run!.leaseOwner === null,
+      10_000,
+      'the lease to be released',
+    );
     const file = join(s.dir, 'atelier.sqlite');
     const before = tableChecksums(file);
     await expectAllRefused(run.id);

@@ -1,10 +1,11 @@
 // Training runs through the public API: creation and its validation, lookup, the status state
 // machine, deletion, and listing with filters, orderings and keyset pages.
 import { describe, expect, it } from 'vitest';
-import { CreateRun, DeleteRun, GetNode, GetRun, ListRuns, RecordMetrics, TransitionRun } from './operations';
+
 import { advanceTo, createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { expectResult } from './helpers/results';
 import { useTestServer } from './helpers/server';
+import { CreateRun, DeleteRun, GetNode, GetRun, ListRuns, RecordMetrics, TransitionRun } from './operations';
 
 const s = useTestServer();
 
@@ -51,7 +52,9 @@ describe('createTrainingRun', () => {
     ['control characters', { taskDescription: 'bad\u0000text' }, 'input.taskDescription'],
   ])('refuses %s with a ValidationError naming the field, storing nothing', async (_name, input, field) => {
     const before = (await s.gql(ListRuns, {})).runs.totalCount;
-    const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', ...input } });
+    const res = await s.gql(CreateRun, {
+      input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', ...input },
+    });
     const { issues } = expectResult(res.createTrainingRun, 'ValidationError');
     expect(issues.map((i) => i.field)).toContain(field);
     expect(issues.every((i) => i.rule.length > 0 && i.message.length > 0)).toBe(true);
@@ -60,12 +63,16 @@ describe('createTrainingRun', () => {
 
   it('refuses a uuid that is taken with a ConflictError', async () => {
     const run = await createRun(s);
-    const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', uuid: run.uuid } });
+    const res = await s.gql(CreateRun, {
+      input: { mode: 'TRACKED', modelName: 'm', projectName: 'p', taskDescription: 't', uuid: run.uuid },
+    });
     expectResult(res.createTrainingRun, 'ConflictError');
   });
 
   it('answers wrong GraphQL types with an error, not a crash', async () => {
-    const res = await s.request('mutation { createTrainingRun(input: {modelName: 1, projectName: "p", taskDescription: "t"}) { __typename } }');
+    const res = await s.request(
+      'mutation { createTrainingRun(input: {modelName: 1, projectName: "p", taskDescription: "t"}) { __typename } }',
+    );
     expect(res.errors?.[0].message).toMatch(/String/);
     expect((await fetch(`${s.url}/health`)).status).toBe(200);
   });
@@ -90,15 +97,23 @@ describe('transitionRun', () => {
     const run = await createRun(s);
     const generating = await transition(s, run.id, 'GENERATING');
     expect(generating.startedAt).not.toBeNull();
-    for (const to of ['COLLECTING', 'SCORING', 'TRAINING', 'COLLECTING', 'SCORING', 'TRAINING'] as const) await transition(s, run.id, to);
+    for (const to of ['COLLECTING', 'SCORING', 'TRAINING', 'COLLECTING', 'SCORING', 'TRAINING'] as const)
+      await transition(s, run.id, to);
     const done = await transition(s, run.id, 'COMPLETED', 'all steps trained');
     expect(done.status).toBe('COMPLETED');
     expect(done.completedAt).not.toBeNull();
     expect(done.startedAt).toBe(generating.startedAt);
     const history = (await s.gql(GetRun, { id: run.id })).run!.statusHistory;
     expect(history.map((h) => `${h.from}>${h.to}`)).toEqual([
-      'null>PENDING', 'PENDING>GENERATING', 'GENERATING>COLLECTING', 'COLLECTING>SCORING', 'SCORING>TRAINING',
-      'TRAINING>COLLECTING', 'COLLECTING>SCORING', 'SCORING>TRAINING', 'TRAINING>COMPLETED',
+      'null>PENDING',
+      'PENDING>GENERATING',
+      'GENERATING>COLLECTING',
+      'COLLECTING>SCORING',
+      'SCORING>TRAINING',
+      'TRAINING>COLLECTING',
+      'COLLECTING>SCORING',
+      'SCORING>TRAINING',
+      'TRAINING>COMPLETED',
     ]);
     const ids = history.map((h) => Number(h.eventId));
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
@@ -138,7 +153,10 @@ describe('transitionRun', () => {
   });
 
   it('answers NotFoundError for a run that does not exist', async () => {
-    const res = await s.gql(TransitionRun, { runId: Buffer.from('TrainingRun:424242').toString('base64url'), to: 'GENERATING' });
+    const res = await s.gql(TransitionRun, {
+      runId: Buffer.from('TrainingRun:424242').toString('base64url'),
+      to: 'GENERATING',
+    });
     expectResult(res.transitionRun, 'NotFoundError');
   });
 });
@@ -154,7 +172,11 @@ describe('deleteTrainingRun', () => {
 
     await transition(s, run.id, 'CANCELLED');
     const res = await s.gql(DeleteRun, { id: run.id });
-    expect(res.deleteTrainingRun).toMatchObject({ __typename: 'DeleteTrainingRunPayload', deletedRunId: run.id, uuid: run.uuid });
+    expect(res.deleteTrainingRun).toMatchObject({
+      __typename: 'DeleteTrainingRunPayload',
+      deletedRunId: run.id,
+      uuid: run.uuid,
+    });
     expect((await s.gql(GetRun, { id: run.id })).run).toBeNull();
     const reader = s.app.db.reader;
     for (const table of ['trajectories', 'metric_points', 'status_transitions', 'task_inputs']) {

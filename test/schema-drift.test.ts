@@ -1,7 +1,9 @@
 // schema.graphql is the contract clients and codegen read: it must be exactly what the code prints.
 // (Codegen output freshness is checked in CI by running codegen and `git diff --exit-code`.)
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
+
 import { renderSchema, SCHEMA_PATH } from '../scripts/print-schema';
 
 describe('schema.graphql', () => {
@@ -19,7 +21,9 @@ describe('schema.graphql', () => {
       const line = a.findIndex((text, i) => text !== b[i]);
       const at = line === -1 ? Math.min(a.length, b.length) : line;
       const hint = `first difference at line ${at + 1}:\n  schema.graphql: ${JSON.stringify(a[at])}\n  code prints:    ${JSON.stringify(b[at])}`;
-      expect.fail(`schema.graphql is out of date with the code: run npm run generate (and commit the result).\n${hint}`);
+      expect.fail(
+        `schema.graphql is out of date with the code: run npm run generate (and commit the result).\n${hint}`,
+      );
     }
     expect(printed.length).toBeGreaterThan(0);
   });

@@ -1,6 +1,7 @@
 // Proves the test simulators behave like the servers they stand in for (over real HTTP): strict request
 // checks, answer shapes, deterministic replies, scripted faults, and ART's step and streaming semantics.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { startArtBackendSim, type ArtBackendSim } from './fixtures/art-backend-sim';
 import { startOpenAISim, type OpenAISim } from './fixtures/openai-sim';
 import { logprobsFor, tokenize } from './fixtures/openai-sim-replies';
@@ -36,16 +37,26 @@ const judgeBody = (replies: string[]) => ({
       role: 'user',
       content:
         `<context>[{"role":"user","content":"reset my password"}]</context>\n\n` +
-        replies.map((r, i) => `<trajectory id="${i + 1}">\n[{"role":"assistant","content":${JSON.stringify(r)}}]\n</trajectory>`).join('\n'),
+        replies
+          .map(
+            (r, i) =>
+              `<trajectory id="${i + 1}">\n[{"role":"assistant","content":${JSON.stringify(r)}}]\n</trajectory>`,
+          )
+          .join('\n'),
     },
   ],
   response_format: {
     type: 'json_schema',
-    json_schema: { name: 'Response', schema: { type: 'object', properties: { scores: { type: 'array' } } }, strict: true },
+    json_schema: {
+      name: 'Response',
+      schema: { type: 'object', properties: { scores: { type: 'array' } } },
+      strict: true,
+    },
   },
 });
 
-const contentOf = async (res: Response) => ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0].message.content;
+const contentOf = async (res: Response) =>
+  ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0].message.content;
 
 async function until(condition: () => boolean, ms = 1_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -72,7 +83,11 @@ describe('OpenAI-compatible simulator', () => {
     ['temperature above 2', { ...rolloutBody('x'), temperature: 2.5 }, 'temperature'],
     ['n of 0', { ...rolloutBody('x'), n: 0 }, 'n'],
     ['max_tokens not an integer', { ...rolloutBody('x'), max_tokens: 1.5 }, 'max_tokens'],
-    ['json_schema without schema', { ...rolloutBody('x'), response_format: { type: 'json_schema', json_schema: { name: 'R' } } }, 'response_format.json_schema.schema'],
+    [
+      'json_schema without schema',
+      { ...rolloutBody('x'), response_format: { type: 'json_schema', json_schema: { name: 'R' } } },
+      'response_format.json_schema.schema',
+    ],
     ['unknown response_format', { ...rolloutBody('x'), response_format: { type: 'yaml' } }, 'response_format.type'],
     ['top_logprobs without logprobs', { ...rolloutBody('x'), top_logprobs: 3 }, 'top_logprobs'],
     ['unknown argument', { ...rolloutBody('x'), temprature: 0.7 }, 'temprature'],
@@ -104,12 +119,20 @@ describe('OpenAI-compatible simulator', () => {
   });
 
   it('answers a rollout as a chat.completion with vLLM token-id logprobs', async () => {
-    const res = await chat(sim, rolloutBody('My order #123 never arrived, what now?', { logprobs: true, temperature: 0.7 }));
+    const res = await chat(
+      sim,
+      rolloutBody('My order #123 never arrived, what now?', { logprobs: true, temperature: 0.7 }),
+    );
     expect(res.status).toBe(200);
     const body = (await res.json()) as {
       object: string;
       model: string;
-      choices: { index: number; finish_reason: string; message: { role: string; content: string }; logprobs: { content: { token: string; logprob: number; bytes: number[]; top_logprobs: unknown[] }[] } }[];
+      choices: {
+        index: number;
+        finish_reason: string;
+        message: { role: string; content: string };
+        logprobs: { content: { token: string; logprob: number; bytes: number[]; top_logprobs: unknown[] }[] };
+      }[];
       usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
     };
     expect(body).toMatchObject({ object: 'chat.completion', model: 'agent@3' });
@@ -166,7 +189,9 @@ describe('OpenAI-compatible simulator', () => {
     const res = await chat(sim, {
       model: 'gpt-4.1',
       temperature: 0.3,
-      messages: [{ role: 'user', content: 'Write a clear, direct system prompt for this task: triage support emails.' }],
+      messages: [
+        { role: 'user', content: 'Write a clear, direct system prompt for this task: triage support emails.' },
+      ],
     });
     const content = await contentOf(res);
     expect(content).toMatch(/triage support emails/);
@@ -175,7 +200,12 @@ describe('OpenAI-compatible simulator', () => {
   });
 
   it('judges one score per trajectory, in [0, 1], equal for equal trajectories', async () => {
-    const replies = ['Reset it from settings.', 'I cannot help.', 'Click "forgot password" on the login page.', 'Reset it from settings.'];
+    const replies = [
+      'Reset it from settings.',
+      'I cannot help.',
+      'Click "forgot password" on the login page.',
+      'Reset it from settings.',
+    ];
     const { scores } = JSON.parse(await contentOf(await chat(sim, judgeBody(replies)))) as {
       scores: { trajectory_id: string; explanation: string; score: number }[];
     };
@@ -194,7 +224,12 @@ describe('OpenAI-compatible simulator', () => {
     const before = sim.counts.rollout;
     await chat(sim, rolloutBody('hello'), { headers: { 'x-run-id': 'run-1' } });
     const last = sim.requests.at(-1)!;
-    expect(last).toMatchObject({ kind: 'rollout', status: 200, path: '/v1/chat/completions', body: { model: 'agent@3' } });
+    expect(last).toMatchObject({
+      kind: 'rollout',
+      status: 200,
+      path: '/v1/chat/completions',
+      body: { model: 'agent@3' },
+    });
     expect(last.headers['x-run-id']).toBe('run-1');
     expect(last.headers.authorization).toBeUndefined();
     expect(sim.counts.rollout).toBe(before + 1);
@@ -292,7 +327,12 @@ const MODEL = {
 
 /** An assistant choice as vLLM returns it, with token-id logprobs. */
 function choice(content: string) {
-  return { finish_reason: 'stop', index: 0, message: { role: 'assistant', content }, logprobs: logprobsFor(tokenize(content), 0) };
+  return {
+    finish_reason: 'stop',
+    index: 0,
+    message: { role: 'assistant', content },
+    logprobs: logprobsFor(tokenize(content), 0),
+  };
 }
 
 function trajectory(reward: number, reply = `reply ${reward}`) {
@@ -306,7 +346,11 @@ function trajectory(reward: number, reply = `reply ${reward}`) {
   };
 }
 
-const group = (...rewards: number[]) => ({ trajectories: rewards.map((r) => trajectory(r)), metadata: {}, exceptions: [] });
+const group = (...rewards: number[]) => ({
+  trajectories: rewards.map((r) => trajectory(r)),
+  metadata: {},
+  exceptions: [],
+});
 
 const trainBody = (groups: unknown[], model: Record<string, unknown> = MODEL) => ({
   model,
@@ -365,7 +409,10 @@ describe('ART backend simulator', () => {
     const model = { ...MODEL, name: 'streamer' };
     art.setGradientStepMs(60);
     const started = Date.now();
-    const res = await post(`${art.url}/_train_model`, trainBody([group(0.1, 0.9), group(0.5, 0.5), group(0.2, 0.4, 0.3)], model));
+    const res = await post(
+      `${art.url}/_train_model`,
+      trainBody([group(0.1, 0.9), group(0.5, 0.5), group(0.2, 0.4, 0.3)], model),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/x-ndjson/);
     const lines = await readLines(res);
@@ -378,7 +425,14 @@ describe('ART backend simulator', () => {
     expect(lines[0].at - started).toBeGreaterThanOrEqual(50);
     expect(lines[1].at - lines[0].at).toBeGreaterThanOrEqual(40); // flushed one at a time, not buffered
     expect(await getStep(art, model)).toBe(1);
-    expect(art.trainCalls.at(-1)).toMatchObject({ name: 'streamer', step: 0, groups: 3, trainableGroups: 2, linesSent: 2, outcome: 'completed' });
+    expect(art.trainCalls.at(-1)).toMatchObject({
+      name: 'streamer',
+      step: 0,
+      groups: 3,
+      trainableGroups: 2,
+      linesSent: 2,
+      outcome: 'completed',
+    });
   });
 
   it('trains nothing on equal-reward groups but still advances the step', async () => {
@@ -388,12 +442,22 @@ describe('ART backend simulator', () => {
     expect(res.status).toBe(200);
     expect(await readLines(res)).toEqual([]);
     expect(art.stepOf('atelier', 'flat')).toBe(5);
-    expect(art.trainCalls.at(-1)).toMatchObject({ step: 4, trainableGroups: 0, gradientSteps: 0, outcome: 'completed' });
+    expect(art.trainCalls.at(-1)).toMatchObject({
+      step: 4,
+      trainableGroups: 0,
+      gradientSteps: 0,
+      outcome: 'completed',
+    });
   });
 
   it('accepts plain assistant messages as context and reports kl_div when beta > 0', async () => {
     const t = trajectory(1);
-    t.messages_and_choices.splice(2, 0, { role: 'assistant', content: 'earlier turn' }, { role: 'user', content: 'and?' });
+    t.messages_and_choices.splice(
+      2,
+      0,
+      { role: 'assistant', content: 'earlier turn' },
+      { role: 'user', content: 'and?' },
+    );
     const body = { ...trainBody([{ trajectories: [t, trajectory(0)] }]), config: { learning_rate: 1e-5, beta: 0.04 } };
     const res = await post(`${art.url}/_train_model`, body);
     expect(res.status).toBe(200);
@@ -402,24 +466,64 @@ describe('ART backend simulator', () => {
   });
 
   it.each([
-    ['a choice without logprobs', () => {
-      const t = trajectory(1);
-      t.messages_and_choices[2] = { ...choice('x'), logprobs: null } as unknown as ReturnType<typeof choice>;
-      return trainBody([{ trajectories: [t, trajectory(0)] }]);
-    }, ['body', 'trajectory_groups', 0, 'trajectories', 0, 'messages_and_choices', 2, 'logprobs'], 'value_error'],
-    ['tokens not spelled token_id:N', () => {
-      const t = trajectory(1);
-      const bad = choice('hello world');
-      bad.logprobs.content[0].token = 'hello';
-      t.messages_and_choices[2] = bad;
-      return trainBody([{ trajectories: [t, trajectory(0)] }]);
-    }, ['body', 'trajectory_groups', 0, 'trajectories', 0, 'messages_and_choices', 2, 'logprobs', 'content', 0, 'token'], 'value_error'],
-    ['a missing learning rate', () => ({ ...trainBody([group(0, 1)]), config: { beta: 0 } }), ['body', 'config', 'learning_rate'], 'missing'],
-    ['a reward that is not a number', () => trainBody([{ trajectories: [{ ...trajectory(0), reward: 'high' }] }]), ['body', 'trajectory_groups', 0, 'trajectories', 0, 'reward'], 'float_type'],
-    ['a non-numeric metric', () => trainBody([{ trajectories: [{ ...trajectory(0), metrics: { m: 'x' } }] }]), ['body', 'trajectory_groups', 0, 'trajectories', 0, 'metrics', 'm'], 'float_type'],
-    ['logs that are not strings', () => trainBody([{ trajectories: [{ ...trajectory(0), logs: [1] }] }]), ['body', 'trajectory_groups', 0, 'trajectories', 0, 'logs', 0], 'string_type'],
-    ['a model without base_model', () => trainBody([group(0, 1)], { name: 'n', project: 'p' }), ['body', 'model', 'base_model'], 'missing'],
-    ['no dev_config', () => ({ ...trainBody([group(0, 1)]), dev_config: undefined }), ['body', 'dev_config'], 'missing'],
+    [
+      'a choice without logprobs',
+      () => {
+        const t = trajectory(1);
+        t.messages_and_choices[2] = { ...choice('x'), logprobs: null } as unknown as ReturnType<typeof choice>;
+        return trainBody([{ trajectories: [t, trajectory(0)] }]);
+      },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'messages_and_choices', 2, 'logprobs'],
+      'value_error',
+    ],
+    [
+      'tokens not spelled token_id:N',
+      () => {
+        const t = trajectory(1);
+        const bad = choice('hello world');
+        bad.logprobs.content[0].token = 'hello';
+        t.messages_and_choices[2] = bad;
+        return trainBody([{ trajectories: [t, trajectory(0)] }]);
+      },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'messages_and_choices', 2, 'logprobs', 'content', 0, 'token'],
+      'value_error',
+    ],
+    [
+      'a missing learning rate',
+      () => ({ ...trainBody([group(0, 1)]), config: { beta: 0 } }),
+      ['body', 'config', 'learning_rate'],
+      'missing',
+    ],
+    [
+      'a reward that is not a number',
+      () => trainBody([{ trajectories: [{ ...trajectory(0), reward: 'high' }] }]),
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'reward'],
+      'float_type',
+    ],
+    [
+      'a non-numeric metric',
+      () => trainBody([{ trajectories: [{ ...trajectory(0), metrics: { m: 'x' } }] }]),
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'metrics', 'm'],
+      'float_type',
+    ],
+    [
+      'logs that are not strings',
+      () => trainBody([{ trajectories: [{ ...trajectory(0), logs: [1] }] }]),
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'logs', 0],
+      'string_type',
+    ],
+    [
+      'a model without base_model',
+      () => trainBody([group(0, 1)], { name: 'n', project: 'p' }),
+      ['body', 'model', 'base_model'],
+      'missing',
+    ],
+    [
+      'no dev_config',
+      () => ({ ...trainBody([group(0, 1)]), dev_config: undefined }),
+      ['body', 'dev_config'],
+      'missing',
+    ],
   ])('rejects %s with a FastAPI 422', async (_case, makeBody, loc, type) => {
     const before = art.trainCalls.length;
     const res = await post(`${art.url}/_train_model`, makeBody());
@@ -458,7 +562,13 @@ describe('ART backend simulator', () => {
 
   it('hangs until the client aborts, and delays prepare', async () => {
     art.faults.hangNext(1, { endpoint: '/_prepare_backend_for_training' });
-    await expect(post(`${art.url}/_prepare_backend_for_training`, { model: MODEL, config: null }, { signal: AbortSignal.timeout(80) })).rejects.toThrow();
+    await expect(
+      post(
+        `${art.url}/_prepare_backend_for_training`,
+        { model: MODEL, config: null },
+        { signal: AbortSignal.timeout(80) },
+      ),
+    ).rejects.toThrow();
     art.faults.setPrepareDelay(100);
     const started = Date.now();
     expect((await post(`${art.url}/_prepare_backend_for_training`, { model: MODEL, config: null })).status).toBe(200);
@@ -483,7 +593,9 @@ describe('ART backend simulator', () => {
     const own = await startArtBackendSim({ gradientStepMs: 40 });
     const a = { ...MODEL, name: 'a' };
     const b = { ...MODEL, name: 'b' };
-    await Promise.all([a, b].map(async (m) => readLines(await post(`${own.url}/_train_model`, trainBody([group(0, 1)], m)))));
+    await Promise.all(
+      [a, b].map(async (m) => readLines(await post(`${own.url}/_train_model`, trainBody([group(0, 1)], m)))),
+    );
     expect(own.overlaps).toBe(1);
     expect(own.maxTrainingInFlight).toBe(2);
     expect(own.trainingInFlight).toBe(0);
@@ -494,14 +606,23 @@ describe('ART backend simulator', () => {
     const openai = await startOpenAISim({ apiKey: KEY });
     const own = await startArtBackendSim({ inferenceUrl: openai.url, inferenceApiKey: KEY });
     try {
-      const [baseUrl, apiKey] = (await (await post(`${own.url}/_prepare_backend_for_training`, { model: MODEL, config: null })).json()) as [string, string];
+      const [baseUrl, apiKey] = (await (
+        await post(`${own.url}/_prepare_backend_for_training`, { model: MODEL, config: null })
+      ).json()) as [string, string];
       expect(new URL(baseUrl).hostname).toBe('0.0.0.0');
       const url = baseUrl.replace('0.0.0.0', '127.0.0.1');
-      const completions = await Promise.all([0, 1].map(async () => {
-        const res = await post(`${url}/chat/completions`, rolloutBody('Hi', { logprobs: true }), { headers: { authorization: `Bearer ${apiKey}` } });
-        return ((await res.json()) as { choices: unknown[] }).choices[0];
+      const completions = await Promise.all(
+        [0, 1].map(async () => {
+          const res = await post(`${url}/chat/completions`, rolloutBody('Hi', { logprobs: true }), {
+            headers: { authorization: `Bearer ${apiKey}` },
+          });
+          return ((await res.json()) as { choices: unknown[] }).choices[0];
+        }),
+      );
+      const trajectories = completions.map((c, i) => ({
+        ...trajectory(i),
+        messages_and_choices: [{ role: 'user', content: 'Hi' }, c],
       }));
-      const trajectories = completions.map((c, i) => ({ ...trajectory(i), messages_and_choices: [{ role: 'user', content: 'Hi' }, c] }));
       const res = await post(`${own.url}/_train_model`, trainBody([{ trajectories }]));
       expect(res.status).toBe(200);
       expect(await readLines(res)).toHaveLength(1);

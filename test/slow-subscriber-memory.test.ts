@@ -8,8 +8,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+
 import { waitFor } from './helpers/subscriptions';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -18,10 +20,15 @@ let server: ChildProcess;
 let url = '';
 let output = '';
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.json()) as { data?: T; errors?: unknown };
   if (body.errors || !body.data) throw new Error(JSON.stringify(body).slice(0, 500));
   return body.data;
@@ -29,15 +36,29 @@ async function gql<T>(query: string, variables: Record<string, unknown> = {}): P
 
 beforeAll(async () => {
   const inherited = { ...process.env };
-  for (const name of Object.keys(inherited)) if (/^(MAX_|SOCKET_|REDIS_URL|AUTH|HOST|PORT|ART_|OPENAI_)/.test(name)) delete inherited[name];
+  for (const name of Object.keys(inherited))
+    if (/^(MAX_|SOCKET_|REDIS_URL|AUTH|HOST|PORT|ART_|OPENAI_)/.test(name)) delete inherited[name];
   server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...inherited, DATABASE_URL: `sqlite:${join(dir, 'a.sqlite')}`, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'production', LOG_LEVEL: 'warn', AUTH: 'open', SOCKET_DRAIN_TIMEOUT_SECONDS: '2' },
+    env: {
+      ...inherited,
+      DATABASE_URL: `sqlite:${join(dir, 'a.sqlite')}`,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      AUTH: 'open',
+      SOCKET_DRAIN_TIMEOUT_SECONDS: '2',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.on('data', (d) => (output += d));
   server.stderr!.on('data', (d) => (output += d));
-  await waitFor(() => !!(url = /Atelier is up: .*?(http:\/\/[^/\s]+)\/graphql/.exec(output)?.[1] ?? ''), 30_000, 'the server to start');
+  await waitFor(
+    () => !!(url = /Atelier is up: .*?(http:\/\/[^/\s]+)\/graphql/.exec(output)?.[1] ?? ''),
+    30_000,
+    'the server to start',
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -58,17 +79,27 @@ describe('a subscriber that never reads', () => {
     let acked = false;
     let closeCode: number | null = null;
     ws.on('message', (data) => {
-      const m = JSON.parse(String(data)) as { type: string; payload?: { errors?: { extensions?: { limit?: string } }[] } | { extensions?: { limit?: string } }[] };
+      const m = JSON.parse(String(data)) as {
+        type: string;
+        payload?: { errors?: { extensions?: { limit?: string } }[] } | { extensions?: { limit?: string } }[];
+      };
       if (m.type === 'connection_ack') acked = true;
-      const errors = m.type === 'error' ? m.payload : m.type === 'next' && m.payload && !Array.isArray(m.payload) ? m.payload.errors : undefined;
+      const errors =
+        m.type === 'error'
+          ? m.payload
+          : m.type === 'next' && m.payload && !Array.isArray(m.payload)
+            ? m.payload.errors
+            : undefined;
       if (Array.isArray(errors)) for (const e of errors) refusals.push(String(e.extensions?.limit));
     });
     ws.on('close', (code) => (closeCode = code));
     await new Promise((resolve) => ws.once('open', resolve));
     ws.send(JSON.stringify({ type: 'connection_init' }));
     await waitFor(() => acked, 5000, 'connection_ack');
-    const query = 'subscription($runId: ID!) { trajectoriesRecorded(runId: $runId) { trajectories { messages { content } } } }';
-    for (let i = 0; i < 300; i++) ws.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query, variables: { runId } } }));
+    const query =
+      'subscription($runId: ID!) { trajectoriesRecorded(runId: $runId) { trajectories { messages { content } } } }';
+    for (let i = 0; i < 300; i++)
+      ws.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query, variables: { runId } } }));
     await waitFor(() => refusals.length >= 200, 10_000, 'the refusals over the cap');
     expect(new Set(refusals)).toEqual(new Set(['maxSubscriptionsPerConnection']));
     (ws as unknown as { _socket: Socket })._socket.pause();
@@ -76,9 +107,15 @@ describe('a subscriber that never reads', () => {
     // Each batch is about 1 MB, so each event is about 1 MB for every subscription.
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid!))), 25);
-    const record = 'mutation($runId: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $runId, trajectories: $t) { __typename } }';
+    const record =
+      'mutation($runId: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $runId, trajectories: $t) { __typename } }';
     for (let b = 0; b < 3; b++) {
-      const t = Array.from({ length: 10 }, () => ({ uuid: crypto.randomUUID(), taskInput: { step: 0, inputText: 'i' }, messages: [{ role: 'assistant', content: 'w'.repeat(100_000) }], reward: 0.5 }));
+      const t = Array.from({ length: 10 }, () => ({
+        uuid: crypto.randomUUID(),
+        taskInput: { step: 0, inputText: 'i' },
+        messages: [{ role: 'assistant', content: 'w'.repeat(100_000) }],
+        reward: 0.5,
+      }));
       await gql(record, { runId, t });
     }
     // Still paused: the server gives up on it (here SOCKET_DRAIN_TIMEOUT_SECONDS is 2).

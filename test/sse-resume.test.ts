@@ -2,9 +2,10 @@
 // out with its eventId as the SSE `id:` line, and a client reconnecting with `Last-Event-ID` (what
 // EventSource sends by itself) resumes after it, as with afterEventId. Raw HTTP, so the lines are visible.
 import { describe, expect, it } from 'vitest';
-import { CreateRun, TransitionRun } from './operations';
+
 import { expectResult } from './helpers/results';
 import { bearer, useTestServer } from './helpers/server';
+import { CreateRun, TransitionRun } from './operations';
 
 const s = useTestServer({ keys: { reader: 'read', writer: 'write' } });
 
@@ -15,12 +16,25 @@ interface SseEvent {
 }
 
 /** An open text/event-stream response, read event by event (comments skipped). */
-async function openStream(query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}, method: 'GET' | 'POST' = 'POST') {
+async function openStream(
+  query: string,
+  variables: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  method: 'GET' | 'POST' = 'POST',
+) {
   const controller = new AbortController();
-  const url = method === 'GET' ? `${s.graphqlUrl}?${new URLSearchParams({ query, variables: JSON.stringify(variables) })}` : s.graphqlUrl;
+  const url =
+    method === 'GET'
+      ? `${s.graphqlUrl}?${new URLSearchParams({ query, variables: JSON.stringify(variables) })}`
+      : s.graphqlUrl;
   const res = await fetch(url, {
     method,
-    headers: { accept: 'text/event-stream', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...bearer(s.keys.reader), ...headers },
+    headers: {
+      accept: 'text/event-stream',
+      ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      ...bearer(s.keys.reader),
+      ...headers,
+    },
     body: method === 'POST' ? JSON.stringify({ query, variables }) : undefined,
     signal: controller.signal,
   });
@@ -46,7 +60,10 @@ async function openStream(query: string, variables: Record<string, unknown>, hea
         let timer: NodeJS.Timeout | undefined;
         const chunk = await Promise.race([
           reader.read(),
-          new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no SSE event in time')), Math.max(1, deadline - Date.now())))),
+          new Promise<never>(
+            (_, reject) =>
+              (timer = setTimeout(() => reject(new Error('no SSE event in time')), Math.max(1, deadline - Date.now()))),
+          ),
         ]).finally(() => clearTimeout(timer));
         if (chunk.done) throw new Error('the stream ended');
         buffer += decoder.decode(chunk.value, { stream: true });
@@ -56,10 +73,15 @@ async function openStream(query: string, variables: Record<string, unknown>, hea
   };
 }
 
-const WATCH = 'subscription($runId: ID, $afterEventId: String) { runStatusChanged(runId: $runId, afterEventId: $afterEventId) { eventId from to } }';
+const WATCH =
+  'subscription($runId: ID, $afterEventId: String) { runStatusChanged(runId: $runId, afterEventId: $afterEventId) { eventId from to } }';
 
 async function newRun(): Promise<string> {
-  const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'sse-resume', taskDescription: 't' } }, bearer(s.keys.writer));
+  const res = await s.gql(
+    CreateRun,
+    { input: { mode: 'TRACKED', modelName: 'm', projectName: 'sse-resume', taskDescription: 't' } },
+    bearer(s.keys.writer),
+  );
   return expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run.id;
 }
 
@@ -68,7 +90,8 @@ const move = async (runId: string, to: 'GENERATING' | 'COLLECTING' | 'SCORING' |
   return expectResult(res.transitionRun, 'TransitionRunPayload').run;
 };
 
-const toOf = (e: SseEvent) => (JSON.parse(e.data!) as { data: { runStatusChanged: { to: string; eventId: string } } }).data.runStatusChanged;
+const toOf = (e: SseEvent) =>
+  (JSON.parse(e.data!) as { data: { runStatusChanged: { to: string; eventId: string } } }).data.runStatusChanged;
 
 describe('SSE ids and Last-Event-ID (distinct connections mode)', () => {
   it('sends each runStatusChanged event with its eventId as the SSE id, and resumes after Last-Event-ID (POST and GET)', async () => {
@@ -105,7 +128,11 @@ describe('SSE ids and Last-Event-ID (distinct connections mode)', () => {
     const b = await move(runId, 'COLLECTING');
     const idOf = (to: string) => b.statusHistory.find((t) => t.to === to)!.eventId;
     // Last-Event-ID alone would replay GENERATING first.
-    const explicit = await openStream(WATCH, { runId, afterEventId: idOf('GENERATING') }, { 'last-event-id': idOf('PENDING') });
+    const explicit = await openStream(
+      WATCH,
+      { runId, afterEventId: idOf('GENERATING') },
+      { 'last-event-id': idOf('PENDING') },
+    );
     expect(toOf(await explicit.next()).to).toBe('COLLECTING');
     explicit.close();
 

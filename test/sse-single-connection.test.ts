@@ -4,14 +4,16 @@
 // subscription caps per key, revocation, the outbound bound on a stream nobody reads. Through the
 // real graphql-sse client (singleConnection: true) and raw HTTP where the client cannot show it.
 import { connect } from 'node:net';
+
 import { print, type ExecutionResult } from 'graphql';
 import { createClient, type Client } from 'graphql-sse';
 import { describe, expect, it } from 'vitest';
-import { CreateApiKey, CreateRun, OnRunStatus, RecordTrajectories, RevokeApiKey, TransitionRun } from './operations';
+
 import { trajectory } from './helpers/builders';
 import { expectResult } from './helpers/results';
 import { bearer, useTestServer, type TestServer } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
+import { CreateApiKey, CreateRun, OnRunStatus, RecordTrajectories, RevokeApiKey, TransitionRun } from './operations';
 
 const TOKEN_HEADER = 'x-graphql-event-stream-token';
 
@@ -38,15 +40,23 @@ function watch(client: Client<true>, query: string, variables: Record<string, un
   return { results, errors, stop, ended: () => ended };
 }
 
-const firstCode = (w: ReturnType<typeof watch>) => (w.results.find((r) => r.errors?.length)?.errors?.[0]?.extensions as { code?: string } | undefined)?.code;
+const firstCode = (w: ReturnType<typeof watch>) =>
+  (w.results.find((r) => r.errors?.length)?.errors?.[0]?.extensions as { code?: string } | undefined)?.code;
 
 async function newRun(s: TestServer): Promise<string> {
-  const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'sse-single', taskDescription: 't' } }, bearer(s.keys.writer));
+  const res = await s.gql(
+    CreateRun,
+    { input: { mode: 'TRACKED', modelName: 'm', projectName: 'sse-single', taskDescription: 't' } },
+    bearer(s.keys.writer),
+  );
   return expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run.id;
 }
 
 describe('graphql-sse single connection mode', () => {
-  const s = useTestServer({ keys: { reader: 'read', writer: 'write', admin: 'admin' }, limits: { maxSubscriptionsPerKey: 2 } });
+  const s = useTestServer({
+    keys: { reader: 'read', writer: 'write', admin: 'admin' },
+    limits: { maxSubscriptionsPerKey: 2 },
+  });
 
   it('runs subscriptions and queries over one stream with the graphql-sse client', async () => {
     const runId = await newRun(s);
@@ -61,7 +71,9 @@ describe('graphql-sse single connection mode', () => {
       await s.gql(TransitionRun, { runId, to: 'GENERATING' }, bearer(s.keys.writer));
       await waitFor(() => w.results.length > 0 || w.ended(), 5000, 'the event');
       expect(w.errors).toEqual([]);
-      expect(w.results[0]?.data).toMatchObject({ runStatusChanged: { from: 'PENDING', to: 'GENERATING', run: { id: runId } } });
+      expect(w.results[0]?.data).toMatchObject({
+        runStatusChanged: { from: 'PENDING', to: 'GENERATING', run: { id: runId } },
+      });
       w.stop();
       await waitFor(() => s.app.sessions.count() === 0, 5000, 'the subscription to end when the client completes it');
     } finally {
@@ -75,7 +87,9 @@ describe('graphql-sse single connection mode', () => {
     const noKey = await put({});
     expect(noKey.status).toBe(401);
     expect(noKey.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(((await noKey.json()) as ExecutionResult).errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(((await noKey.json()) as ExecutionResult).errors?.[0]?.extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
     expect((await put(bearer(`atl_0123456789abcdef_${'A'.repeat(43)}`))).status).toBe(401);
 
     const reserved = await put(bearer(s.keys.reader));
@@ -83,18 +97,31 @@ describe('graphql-sse single connection mode', () => {
     const token = await reserved.text();
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 random bits, not graphql-sse's Math.random UUID
     const controller = new AbortController();
-    const stream = await fetch(s.graphqlUrl, { headers: { accept: 'text/event-stream', [TOKEN_HEADER]: token, ...bearer(s.keys.reader) }, signal: controller.signal });
+    const stream = await fetch(s.graphqlUrl, {
+      headers: { accept: 'text/event-stream', [TOKEN_HEADER]: token, ...bearer(s.keys.reader) },
+      signal: controller.signal,
+    });
     expect(stream.status).toBe(200);
     try {
       const post = (headers: Record<string, string>, query: string, operationId: string) =>
-        fetch(s.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token, ...headers }, body: JSON.stringify({ query, variables: { runId }, extensions: { operationId } }) });
+        fetch(s.graphqlUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token, ...headers },
+          body: JSON.stringify({ query, variables: { runId }, extensions: { operationId } }),
+        });
       const sub = print(OnRunStatus);
       const anonymous = await post({}, sub, 'a');
       expect(anonymous.status).toBe(401);
-      expect(((await anonymous.json()) as ExecutionResult).errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED' });
+      expect(((await anonymous.json()) as ExecutionResult).errors?.[0]?.extensions).toMatchObject({
+        code: 'UNAUTHENTICATED',
+      });
       const otherKey = await post(bearer(s.keys.writer), sub, 'b');
       expect(otherKey.status).toBe(404); // the token names no stream of this key's
-      const accepted = await post(bearer(s.keys.reader), 'mutation($runId: ID!) { transitionRun(runId: $runId, to: CANCELLED, reason: "x") { __typename } }', 'c');
+      const accepted = await post(
+        bearer(s.keys.reader),
+        'mutation($runId: ID!) { transitionRun(runId: $runId, to: CANCELLED, reason: "x") { __typename } }',
+        'c',
+      );
       expect(accepted.status).toBe(202);
       const text = await readUntil(stream, /"id":"c"[\s\S]*event: complete/);
       expect(text).toMatch(/"code":"FORBIDDEN"/);
@@ -105,7 +132,10 @@ describe('graphql-sse single connection mode', () => {
 
   it('counts its subscriptions against the key’s cap, and revoking the key ends them with the revocation error and closes the stream', async () => {
     const runId = await newRun(s);
-    const made = expectResult((await s.gql(CreateApiKey, { name: 'sse-single', scope: 'READ' }, bearer(s.keys.admin))).createApiKey, 'CreateApiKeyPayload');
+    const made = expectResult(
+      (await s.gql(CreateApiKey, { name: 'sse-single', scope: 'READ' }, bearer(s.keys.admin))).createApiKey,
+      'CreateApiKeyPayload',
+    );
     const client = singleClient(s, made.secret);
     try {
       const a = watch(client, print(OnRunStatus), { runId });
@@ -113,11 +143,19 @@ describe('graphql-sse single connection mode', () => {
       await waitFor(() => s.app.sessions.count(made.apiKey.id) === 2, 5000, 'two live subscriptions');
       const c = watch(client, print(OnRunStatus), { runId });
       await waitFor(() => c.ended(), 5000, 'the third to be refused');
-      expect(c.results[0]?.errors?.[0]?.extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxSubscriptionsPerKey', max: 2 });
+      expect(c.results[0]?.errors?.[0]?.extensions).toMatchObject({
+        code: 'LIMIT_EXCEEDED',
+        limit: 'maxSubscriptionsPerKey',
+        max: 2,
+      });
 
       await s.gql(RevokeApiKey, { id: made.apiKey.id }, bearer(s.keys.admin));
       await waitFor(() => a.ended() && b.ended(), 5000, 'the subscriptions to end');
-      for (const w of [a, b]) expect(w.results.at(-1)?.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'API_KEY_REVOKED' });
+      for (const w of [a, b])
+        expect(w.results.at(-1)?.errors?.[0]?.extensions).toMatchObject({
+          code: 'UNAUTHENTICATED',
+          reason: 'API_KEY_REVOKED',
+        });
       expect(s.app.sessions.count(made.apiKey.id)).toBe(0);
     } finally {
       client.dispose();
@@ -127,28 +165,51 @@ describe('graphql-sse single connection mode', () => {
   it('answers operations the library would fail on (syntax, nesting, oversized bodies) with 4xx, and the stream goes on', async () => {
     const token = await (await fetch(s.graphqlUrl, { method: 'PUT', headers: bearer(s.keys.reader) })).text();
     const controller = new AbortController();
-    const stream = await fetch(`${s.graphqlUrl}?token=${encodeURIComponent(token)}`, { headers: { accept: 'text/event-stream', ...bearer(s.keys.reader) }, signal: controller.signal });
+    const stream = await fetch(`${s.graphqlUrl}?token=${encodeURIComponent(token)}`, {
+      headers: { accept: 'text/event-stream', ...bearer(s.keys.reader) },
+      signal: controller.signal,
+    });
     try {
       const post = async (body: string) => {
-        const res = await fetch(s.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token, ...bearer(s.keys.reader) }, body });
+        const res = await fetch(s.graphqlUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token, ...bearer(s.keys.reader) },
+          body,
+        });
         const text = await res.text();
-        return { status: res.status, code: text ? (JSON.parse(text) as ExecutionResult).errors?.[0]?.extensions?.code : undefined };
+        return {
+          status: res.status,
+          code: text ? (JSON.parse(text) as ExecutionResult).errors?.[0]?.extensions?.code : undefined,
+        };
       };
       const op = (query: string, operationId: string) => JSON.stringify({ query, extensions: { operationId } });
       expect(await post(op('{ nope(', 'a'))).toEqual({ status: 400, code: 'GRAPHQL_PARSE_FAILED' });
-      expect(await post(op(`{ a${'{a'.repeat(150)}${'}'.repeat(151)}`, 'b'))).toEqual({ status: 400, code: 'LIMIT_EXCEEDED' });
-      expect(await post(op(`{ __typename }${' '.repeat(4 * 1024 * 1024)}`, 'c'))).toEqual({ status: 413, code: 'LIMIT_EXCEEDED' });
+      expect(await post(op(`{ a${'{a'.repeat(150)}${'}'.repeat(151)}`, 'b'))).toEqual({
+        status: 400,
+        code: 'LIMIT_EXCEEDED',
+      });
+      expect(await post(op(`{ __typename }${' '.repeat(4 * 1024 * 1024)}`, 'c'))).toEqual({
+        status: 413,
+        code: 'LIMIT_EXCEEDED',
+      });
       expect(await post(op('{ __typename }', 'd'))).toEqual({ status: 202, code: undefined });
-      expect(await readUntil(stream, /"id":"d","payload":\{"data":\{"__typename":"Query"\}\}/)).toContain('event: complete');
+      expect(await readUntil(stream, /"id":"d","payload":\{"data":\{"__typename":"Query"\}\}/)).toContain(
+        'event: complete',
+      );
     } finally {
       controller.abort();
     }
   });
 
   it('closes a stream reserved with a key when the key is revoked', async () => {
-    const made = expectResult((await s.gql(CreateApiKey, { name: 'sse-stream', scope: 'READ' }, bearer(s.keys.admin))).createApiKey, 'CreateApiKeyPayload');
+    const made = expectResult(
+      (await s.gql(CreateApiKey, { name: 'sse-stream', scope: 'READ' }, bearer(s.keys.admin))).createApiKey,
+      'CreateApiKeyPayload',
+    );
     const token = await (await fetch(s.graphqlUrl, { method: 'PUT', headers: bearer(made.secret) })).text();
-    const stream = await fetch(`${s.graphqlUrl}?token=${encodeURIComponent(token)}`, { headers: { accept: 'text/event-stream', ...bearer(made.secret) } });
+    const stream = await fetch(`${s.graphqlUrl}?token=${encodeURIComponent(token)}`, {
+      headers: { accept: 'text/event-stream', ...bearer(made.secret) },
+    });
     expect(stream.status).toBe(200);
     const reader = stream.body!.getReader();
     await reader.read(); // the first comment: open
@@ -166,7 +227,9 @@ describe('graphql-sse single connection mode', () => {
       const m = watch(client, print(TransitionRun), { runId, to: 'GENERATING' });
       await waitFor(() => m.ended(), 5000, 'the mutation');
       expect(firstCode(m)).toBeUndefined();
-      expect(m.results[0]?.data).toMatchObject({ transitionRun: { __typename: 'TransitionRunPayload', run: { status: 'GENERATING' } } });
+      expect(m.results[0]?.data).toMatchObject({
+        transitionRun: { __typename: 'TransitionRunPayload', run: { status: 'GENERATING' } },
+      });
     } finally {
       client.dispose();
     }
@@ -182,7 +245,10 @@ async function readUntil(res: Response, pattern: RegExp, timeoutMs = 5000): Prom
     let timer: NodeJS.Timeout | undefined;
     const chunk = await Promise.race([
       reader.read(),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`stream so far: ${text}`)), Math.max(1, deadline - Date.now())))),
+      new Promise<never>(
+        (_, reject) =>
+          (timer = setTimeout(() => reject(new Error(`stream so far: ${text}`)), Math.max(1, deadline - Date.now()))),
+      ),
     ]).finally(() => clearTimeout(timer));
     if (chunk.done) break;
     text += decoder.decode(chunk.value, { stream: true });
@@ -192,8 +258,12 @@ async function readUntil(res: Response, pattern: RegExp, timeoutMs = 5000): Prom
 }
 
 describe('a single connection stream that stops reading', () => {
-  const s = useTestServer({ keys: { writer: 'write' }, limits: { maxSocketBufferBytes: 256 * 1024, socketDrainTimeoutMs: 2000 } });
-  const SUBSCRIPTION = 'subscription($runId: ID!) { trajectoriesRecorded(runId: $runId) { count trajectories { messages { content } } } }';
+  const s = useTestServer({
+    keys: { writer: 'write' },
+    limits: { maxSocketBufferBytes: 256 * 1024, socketDrainTimeoutMs: 2000 },
+  });
+  const SUBSCRIPTION =
+    'subscription($runId: ID!) { trajectoriesRecorded(runId: $runId) { count trajectories { messages { content } } } }';
   const listeners = () => s.app.events.listenerCount('trajectoriesRecorded');
 
   it('is cut off once its unsent output passes MAX_SOCKET_BUFFER_BYTES, ending its subscriptions', async () => {
@@ -204,7 +274,9 @@ describe('a single connection stream that stops reading', () => {
     const { hostname, host, port } = new URL(s.url);
     const stalled = connect(Number(port), hostname);
     await new Promise((resolve) => stalled.once('connect', resolve));
-    stalled.write(`GET /graphql HTTP/1.1\r\nHost: ${host}\r\nAccept: text/event-stream\r\n${TOKEN_HEADER}: ${token}\r\nAuthorization: Bearer ${s.keys.writer}\r\n\r\n`);
+    stalled.write(
+      `GET /graphql HTTP/1.1\r\nHost: ${host}\r\nAccept: text/event-stream\r\n${TOKEN_HEADER}: ${token}\r\nAuthorization: Bearer ${s.keys.writer}\r\n\r\n`,
+    );
     stalled.pause();
     let closed = false;
     stalled.on('close', () => (closed = true));
@@ -217,9 +289,20 @@ describe('a single connection stream that stops reading', () => {
     });
     expect(posted.status).toBe(202);
     await waitFor(() => listeners() === 1, 5000, 'the subscription');
-    const big = Array.from({ length: 10 }, () => trajectory(0, 0.5, { messages: [{ role: 'user', content: 'x'.repeat(50_000) }] }));
+    const big = Array.from({ length: 10 }, () =>
+      trajectory(0, 0.5, { messages: [{ role: 'user', content: 'x'.repeat(50_000) }] }),
+    );
     for (let i = 0; i < 40 && listeners() === 1; i++) {
-      expectResult((await s.gql(RecordTrajectories, { runId, trajectories: big.map((t) => ({ ...t, uuid: crypto.randomUUID() })) }, bearer(s.keys.writer))).recordTrajectories, 'RecordTrajectoriesPayload');
+      expectResult(
+        (
+          await s.gql(
+            RecordTrajectories,
+            { runId, trajectories: big.map((t) => ({ ...t, uuid: crypto.randomUUID() })) },
+            bearer(s.keys.writer),
+          )
+        ).recordTrajectories,
+        'RecordTrajectoriesPayload',
+      );
     }
     await waitFor(() => listeners() === 0, 10_000, 'the stalled stream to be cut off');
     stalled.resume();

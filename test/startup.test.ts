@@ -6,9 +6,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
-import { decideStartup, isLoopbackHost, keysRequired } from '../src/auth/policy';
+
 import { parseKey } from '../src/auth/key-material';
+import { decideStartup, isLoopbackHost, keysRequired } from '../src/auth/policy';
 
 const ROOT = join(import.meta.dirname, '..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -23,7 +25,20 @@ interface Run {
 
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['AUTH', 'HOST', 'PORT', 'DATABASE_URL', 'REDIS_URL', 'NODE_ENV', 'LOG_LEVEL', 'ART_BACKEND_URL', 'ART_BACKENDS', 'OPENAI_BASE_URL', 'OPENAI_API_KEY']) delete env[name];
+  for (const name of [
+    'AUTH',
+    'HOST',
+    'PORT',
+    'DATABASE_URL',
+    'REDIS_URL',
+    'NODE_ENV',
+    'LOG_LEVEL',
+    'ART_BACKEND_URL',
+    'ART_BACKENDS',
+    'OPENAI_BASE_URL',
+    'OPENAI_API_KEY',
+  ])
+    delete env[name];
   return { ...env, PORT: '0', LOG_LEVEL: 'info', ...extra };
 }
 
@@ -45,7 +60,10 @@ function runToEnd(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs
 }
 
 /** Starts the server, waits for its "up" line, runs fn against it, then stops it with SIGTERM. */
-async function whileRunning(env: NodeJS.ProcessEnv, fn: (url: string, output: () => string) => Promise<void>): Promise<Run> {
+async function whileRunning(
+  env: NodeJS.ProcessEnv,
+  fn: (url: string, output: () => string) => Promise<void>,
+): Promise<Run> {
   const child = spawn(TSX, ['src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -56,7 +74,8 @@ async function whileRunning(env: NodeJS.ProcessEnv, fn: (url: string, output: ()
     const deadline = Date.now() + 20_000;
     let url: string | undefined;
     while (!(url = /Atelier is up: .*?(http:\/\/[^/\s]+)\/graphql/.exec(stdout)?.[1])) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${stdout}\n${stderr}`);
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`server did not start:\n${stdout}\n${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     await fn(url, () => stdout + stderr);
@@ -67,17 +86,30 @@ async function whileRunning(env: NodeJS.ProcessEnv, fn: (url: string, output: ()
 }
 
 describe('the server process', () => {
-  it.concurrent('refuses to start open on a non-loopback address, before listening, and says how to fix it', async () => {
-    const run = await runToEnd(TSX, ['src/main.ts'], baseEnv({ HOST: '0.0.0.0', DATABASE_URL: `sqlite:${join(dir, 'exposed.sqlite')}` }));
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/Refusing to start: HOST=0\.0\.0\.0 is not a loopback address and no API key is active/);
-    expect(run.stderr).toContain('npm run keys -- create');
-    expect(run.stderr).toContain('AUTH=open');
-    expect(run.stdout + run.stderr).not.toMatch(/listening|Atelier is up/);
-  });
+  it.concurrent(
+    'refuses to start open on a non-loopback address, before listening, and says how to fix it',
+    async () => {
+      const run = await runToEnd(
+        TSX,
+        ['src/main.ts'],
+        baseEnv({ HOST: '0.0.0.0', DATABASE_URL: `sqlite:${join(dir, 'exposed.sqlite')}` }),
+      );
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(
+        /Refusing to start: HOST=0\.0\.0\.0 is not a loopback address and no API key is active/,
+      );
+      expect(run.stderr).toContain('npm run keys -- create');
+      expect(run.stderr).toContain('AUTH=open');
+      expect(run.stdout + run.stderr).not.toMatch(/listening|Atelier is up/);
+    },
+  );
 
   it.concurrent('refuses AUTH=required while no key is active, even on loopback', async () => {
-    const run = await runToEnd(TSX, ['src/main.ts'], baseEnv({ HOST: '127.0.0.1', AUTH: 'required', DATABASE_URL: `sqlite:${join(dir, 'required.sqlite')}` }));
+    const run = await runToEnd(
+      TSX,
+      ['src/main.ts'],
+      baseEnv({ HOST: '127.0.0.1', AUTH: 'required', DATABASE_URL: `sqlite:${join(dir, 'required.sqlite')}` }),
+    );
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/Refusing to start: AUTH=required but no API key is active/);
   });
@@ -85,7 +117,11 @@ describe('the server process', () => {
   it('runs open on loopback with no key and says so; after `npm run keys -- create` it requires keys', async () => {
     const env = baseEnv({ HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'local.sqlite')}` });
     const open = await whileRunning(env, async (url) => {
-      const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ viewer { openAccess } }"}' });
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"{ viewer { openAccess } }"}',
+      });
       expect(await res.json()).toEqual({ data: { viewer: { openAccess: true } } });
     });
     expect(open.stderr).toMatch(/Running OPEN \(no API keys\): no key exists and Atelier listens only on loopback/);
@@ -99,9 +135,15 @@ describe('the server process', () => {
 
     const keyed = await whileRunning(env, async (url) => {
       const ask = (headers: Record<string, string>) =>
-        fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"query":"{ viewer { keyName } }"}' });
+        fetch(`${url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: '{"query":"{ viewer { keyName } }"}',
+        });
       expect((await ask({})).status).toBe(401);
-      expect(await (await ask({ authorization: `Bearer ${key}` })).json()).toEqual({ data: { viewer: { keyName: 'ops' } } });
+      expect(await (await ask({ authorization: `Bearer ${key}` })).json()).toEqual({
+        data: { viewer: { keyName: 'ops' } },
+      });
     });
     expect(keyed.stderr).toMatch(/API keys required \(1 active\)/);
     expect(keyed.stdout + keyed.stderr).not.toContain(parseKey(key)!.secret);
@@ -110,8 +152,28 @@ describe('the server process', () => {
 
 describe('the policy', () => {
   it('knows loopback addresses', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', 'app.localhost']) expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ['0.0.0.0', '::', '', '10.0.0.5', '192.168.1.2', 'example.com', 'localhost.example.com', '128.0.0.1']) expect(isLoopbackHost(host), host).toBe(false);
+    for (const host of [
+      '127.0.0.1',
+      '127.1.2.3',
+      'localhost',
+      '::1',
+      '[::1]',
+      '0:0:0:0:0:0:0:1',
+      '::ffff:127.0.0.1',
+      'app.localhost',
+    ])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      '',
+      '10.0.0.5',
+      '192.168.1.2',
+      'example.com',
+      'localhost.example.com',
+      '128.0.0.1',
+    ])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 
   it('requires keys except on loopback before the first key, or with AUTH=open', () => {
@@ -128,8 +190,16 @@ describe('the policy', () => {
     [{ mode: 'auto', host: '0.0.0.0', activeKeys: 2, anyKeyEverMade: true }, true, /API keys required \(2 active\)/],
     [{ mode: 'auto', host: '127.0.0.1', activeKeys: 0, anyKeyEverMade: false }, true, /Running OPEN/],
     [{ mode: 'auto', host: '127.0.0.1', activeKeys: 0, anyKeyEverMade: true }, true, /none is active/],
-    [{ mode: 'required', host: '127.0.0.1', activeKeys: 0, anyKeyEverMade: false }, false, /AUTH=required but no API key is active/],
-    [{ mode: 'open', host: '0.0.0.0', activeKeys: 0, anyKeyEverMade: false }, true, /!!! AUTH=open on 0\.0\.0\.0:4000.*ANYONE WHO CAN REACH THIS PORT/],
+    [
+      { mode: 'required', host: '127.0.0.1', activeKeys: 0, anyKeyEverMade: false },
+      false,
+      /AUTH=required but no API key is active/,
+    ],
+    [
+      { mode: 'open', host: '0.0.0.0', activeKeys: 0, anyKeyEverMade: false },
+      true,
+      /!!! AUTH=open on 0\.0\.0\.0:4000.*ANYONE WHO CAN REACH THIS PORT/,
+    ],
     [{ mode: 'open', host: '127.0.0.1', activeKeys: 1, anyKeyEverMade: true }, true, /AUTH=open/],
   ] as const)('%j → start %s', (facts, start, message) => {
     const decision = decideStartup({ ...facts, port: 4000 });
@@ -140,7 +210,11 @@ describe('the policy', () => {
 
 describe('npm start', () => {
   it('builds and runs compiled JavaScript on plain Node, and stops on SIGTERM to its own PID with nothing left behind', async () => {
-    const child = spawn('npm', ['start'], { cwd: ROOT, env: baseEnv({ HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'npm-start.sqlite')}` }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['start'], {
+      cwd: ROOT,
+      env: baseEnv({ HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'npm-start.sqlite')}` }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -148,7 +222,8 @@ describe('npm start', () => {
     const deadline = Date.now() + 90_000;
     let url: string | undefined;
     while (!(url = /Atelier is up: .*?(http:\/\/[^/\s]+)\/graphql/.exec(output)?.[1])) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not start the server:\n${output}`);
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`npm start did not start the server:\n${output}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     expect((await fetch(`${url}/health`)).status).toBe(200);

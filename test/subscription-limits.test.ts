@@ -3,17 +3,20 @@
 // or SSE connection that stops reading is cut off once its unsent output passes MAX_SOCKET_BUFFER_BYTES
 // or stops draining, and everyone else keeps being served.
 import { connect, type Socket } from 'node:net';
+
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { TrajectoryInput } from './gql/graphql';
-import { createRun, recordTrajectories, trajectory } from './helpers/builders';
+
 import { guardOutbound } from '../src/server/outbound-guard';
 import { gated, SendGate } from '../src/server/send-gate';
+import type { TrajectoryInput } from './gql/graphql';
+import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { useTestServer, type TestServer } from './helpers/server';
 import { waitFor, wsClient } from './helpers/subscriptions';
 import { viaSse } from './helpers/transports';
 
-const SUBSCRIPTION = 'subscription($runId: ID!) { trajectoriesRecorded(runId: $runId) { count trajectories { messages { content } } } }';
+const SUBSCRIPTION =
+  'subscription($runId: ID!) { trajectoriesRecorded(runId: $runId) { count trajectories { messages { content } } } }';
 
 interface Message {
   id?: string;
@@ -35,13 +38,15 @@ async function rawWs(baseUrl: string) {
     ws,
     messages,
     closed: () => closeCode,
-    subscribe: (id: string, runId: string) => ws.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION, variables: { runId } } })),
+    subscribe: (id: string, runId: string) =>
+      ws.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION, variables: { runId } } })),
     complete: (id: string) => ws.send(JSON.stringify({ id, type: 'complete' })),
     /** The errors an operation ended with: an error message, or a result holding only errors. */
     errorOf: (id: string): { message: string; extensions: Record<string, unknown> }[] | undefined => {
       const m = messages.find((x) => x.id === id && (x.type === 'error' || x.type === 'next'));
       if (!m) return undefined;
-      return (m.type === 'error' ? m.payload : (m.payload as { errors?: unknown }).errors) as { message: string; extensions: Record<string, unknown> }[] | undefined;
+      return (m.type === 'error' ? m.payload : (m.payload as { errors?: unknown }).errors) as
+        { message: string; extensions: Record<string, unknown> }[] | undefined;
     },
     /** Stops reading: what the server sends piles up in the kernel, then in the server's buffers. */
     pause: () => (ws as unknown as { _socket: Socket })._socket.pause(),
@@ -51,7 +56,8 @@ async function rawWs(baseUrl: string) {
 const listeners = (s: TestServer) => s.app.events.listenerCount('trajectoriesRecorded');
 
 /** A batch of ten trajectories of about 50 KB each: each event a subscriber receives is about 500 KB. */
-const bigBatch = (): TrajectoryInput[] => Array.from({ length: 10 }, () => trajectory(0, 0.5, { messages: [{ role: 'user', content: 'x'.repeat(50_000) }] }));
+const bigBatch = (): TrajectoryInput[] =>
+  Array.from({ length: 10 }, () => trajectory(0, 0.5, { messages: [{ role: 'user', content: 'x'.repeat(50_000) }] }));
 
 describe('subscription caps', () => {
   const s = useTestServer({ limits: { maxSubscriptionsPerConnection: 3, maxSubscriptionsPerKey: 5 } });
@@ -63,7 +69,11 @@ describe('subscription caps', () => {
     await waitFor(() => listeners(s) === 3, 5000, 'three subscriptions');
     a.subscribe('4', run.id);
     await waitFor(() => a.errorOf('4') !== undefined, 5000, 'the refusal of the fourth');
-    expect(a.errorOf('4')![0].extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxSubscriptionsPerConnection', max: 3 });
+    expect(a.errorOf('4')![0].extensions).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      limit: 'maxSubscriptionsPerConnection',
+      max: 3,
+    });
     expect(a.errorOf('4')![0].message).toMatch(/MAX_SUBSCRIPTIONS_PER_CONNECTION/);
     expect(a.closed()).toBeNull();
 
@@ -76,12 +86,19 @@ describe('subscription caps', () => {
     await waitFor(() => listeners(s) === 5, 5000, 'five subscriptions');
     b.subscribe('3', run.id);
     await waitFor(() => b.errorOf('3') !== undefined, 5000, 'the refusal over the key cap');
-    expect(b.errorOf('3')![0].extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxSubscriptionsPerKey', max: 5 });
+    expect(b.errorOf('3')![0].extensions).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      limit: 'maxSubscriptionsPerKey',
+      max: 5,
+    });
     expect(b.errorOf('3')![0].message).toMatch(/MAX_SUBSCRIPTIONS_PER_KEY/);
 
     // The per-key cap counts SSE too.
     const sse = await viaSse(s.url, SUBSCRIPTION, { runId: run.id });
-    expect(sse.result?.errors?.[0]?.extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxSubscriptionsPerKey' });
+    expect(sse.result?.errors?.[0]?.extensions).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      limit: 'maxSubscriptionsPerKey',
+    });
 
     a.complete('1');
     await waitFor(() => listeners(s) === 4, 5000, 'the completed subscription to end');
@@ -103,7 +120,10 @@ describe('connections that stop reading', () => {
     const stalled = await rawWs(s.url);
     stalled.subscribe('s', run.id);
     const healthy = wsClient(s.url);
-    const events = healthy.iterate<{ trajectoriesRecorded: { count: number } }>({ query: SUBSCRIPTION, variables: { runId: run.id } });
+    const events = healthy.iterate<{ trajectoriesRecorded: { count: number } }>({
+      query: SUBSCRIPTION,
+      variables: { runId: run.id },
+    });
     await waitFor(() => listeners(s) === 2, 5000, 'both subscriptions');
     stalled.pause();
     const pausedAt = Date.now();
@@ -131,14 +151,19 @@ describe('connections that stop reading', () => {
     const body = JSON.stringify({ query: SUBSCRIPTION, variables: { runId: run.id } });
     const stalled = connect(Number(port), hostname);
     await new Promise((resolve) => stalled.once('connect', resolve));
-    stalled.write(`POST /graphql HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    stalled.write(
+      `POST /graphql HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     stalled.pause();
     let stalledClosed = false;
     stalled.on('close', () => (stalledClosed = true));
     stalled.on('error', () => undefined);
 
     const healthy = wsClient(s.url);
-    const events = healthy.iterate<{ trajectoriesRecorded: { count: number } }>({ query: SUBSCRIPTION, variables: { runId: run.id } });
+    const events = healthy.iterate<{ trajectoriesRecorded: { count: number } }>({
+      query: SUBSCRIPTION,
+      variables: { runId: run.id },
+    });
     await waitFor(() => listeners(s) === 2, 5000, 'both subscriptions');
 
     for (let i = 0; i < 40 && listeners(s) === 2; i++) {
@@ -195,7 +220,10 @@ describe('guardOutbound', () => {
   it('leaves alone a connection that drains, and cuts at once past the byte bound', async () => {
     let pending = 900;
     const reasons: string[] = [];
-    const guard = guardOutbound({ pending: () => (pending = pending > 0 ? pending - 100 : 0), cut: (r) => reasons.push(r) }, limits);
+    const guard = guardOutbound(
+      { pending: () => (pending = pending > 0 ? pending - 100 : 0), cut: (r) => reasons.push(r) },
+      limits,
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(reasons).toEqual([]);
     pending = 5000;
@@ -228,7 +256,9 @@ describe('SendGate', () => {
 
   it('takes no permit for a subscription waiting for its next event', async () => {
     const gate = new SendGate(2);
-    const silent = (): AsyncIterable<string> => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<string>>(() => undefined) }) });
+    const silent = (): AsyncIterable<string> => ({
+      [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<string>>(() => undefined) }),
+    });
     const idle = [silent(), silent(), silent()].map((source) => gated(source, gate));
     for (const sub of idle) void sub.next();
     const busy = gated(events('e'), gate);

@@ -2,13 +2,22 @@
 // Every subscription, its filters and ordering, resume with afterEventId (including a transition
 // racing the switch from replay to live), a stalled subscriber among 100 healthy ones, and abrupt
 // disconnects that must leave no listener behind.
+import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { print } from 'graphql';
-import { GetRun, OnMetrics, OnProgress, OnRunStatus, OnTrajectories, OnTrajectoryCounts, RecordMetrics } from './operations';
+
 import { advanceTo, createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { useTestServer } from './helpers/server';
 import { drain, quiet, sseClient, subscribe, subscribeSse, take, waitFor, wsClient } from './helpers/subscriptions';
+import {
+  GetRun,
+  OnMetrics,
+  OnProgress,
+  OnRunStatus,
+  OnTrajectories,
+  OnTrajectoryCounts,
+  RecordMetrics,
+} from './operations';
 
 const s = useTestServer({ subscriptionBuffer: 16 });
 
@@ -22,10 +31,17 @@ describe('runStatusChanged', () => {
     await transition(s, run.id, 'FAILED', 'out of memory');
     const got = await take(events, 5);
     expect(got.map((e) => `${e.runStatusChanged.from}>${e.runStatusChanged.to}`)).toEqual([
-      'PENDING>GENERATING', 'GENERATING>COLLECTING', 'COLLECTING>SCORING', 'SCORING>TRAINING', 'TRAINING>FAILED',
+      'PENDING>GENERATING',
+      'GENERATING>COLLECTING',
+      'COLLECTING>SCORING',
+      'SCORING>TRAINING',
+      'TRAINING>FAILED',
     ]);
     const last = got.at(-1)!.runStatusChanged;
-    expect(last).toMatchObject({ reason: 'out of memory', run: { id: run.id, status: 'FAILED', error: 'out of memory' } });
+    expect(last).toMatchObject({
+      reason: 'out of memory',
+      run: { id: run.id, status: 'FAILED', error: 'out of memory' },
+    });
     expect(last.run.completedAt).not.toBeNull();
     const ids = got.map((e) => Number(e.runStatusChanged.eventId));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
@@ -44,10 +60,16 @@ describe('runStatusChanged', () => {
     await transition(s, a.id, 'GENERATING');
     const seenAll = await take(all, 4);
     expect(seenAll.map((e) => [e.runStatusChanged.run.projectName, e.runStatusChanged.to])).toEqual([
-      ['alpha', 'PENDING'], ['beta', 'PENDING'], ['beta', 'GENERATING'], ['alpha', 'GENERATING'],
+      ['alpha', 'PENDING'],
+      ['beta', 'PENDING'],
+      ['beta', 'GENERATING'],
+      ['alpha', 'GENERATING'],
     ]);
     const seenAlpha = await take(alpha, 2);
-    expect(seenAlpha.map((e) => [e.runStatusChanged.run.id, e.runStatusChanged.to])).toEqual([[a.id, 'PENDING'], [a.id, 'GENERATING']]);
+    expect(seenAlpha.map((e) => [e.runStatusChanged.run.id, e.runStatusChanged.to])).toEqual([
+      [a.id, 'PENDING'],
+      [a.id, 'GENERATING'],
+    ]);
     expect(await quiet(alpha, 200)).toBe(true);
     await client.dispose();
   });
@@ -117,7 +139,9 @@ describe('runStatusChanged', () => {
   it('refuses a malformed afterEventId or an unknown run with an error', async () => {
     const client = wsClient(s.url);
     await expect(take(subscribe(client, OnRunStatus, { afterEventId: 'abc' }), 1)).rejects.toThrow(/afterEventId/);
-    await expect(take(subscribe(client, OnRunStatus, { runId: Buffer.from('TrainingRun:999999').toString('base64url') }), 1)).rejects.toThrow(/not found/);
+    await expect(
+      take(subscribe(client, OnRunStatus, { runId: Buffer.from('TrainingRun:999999').toString('base64url') }), 1),
+    ).rejects.toThrow(/not found/);
     await client.dispose();
   });
 });
@@ -140,10 +164,18 @@ describe('metricsRecorded, trajectoriesRecorded', () => {
     const [f1] = await take(full, 1);
     expect(f1.trajectoriesRecorded).toMatchObject({ count: 2, step: 0 });
     expect(f1.trajectoriesRecorded.trajectories.map((t) => t.uuid)).toEqual(batch.map((b) => b.uuid));
-    expect((await take(counts, 2)).map((c) => c.trajectoriesRecorded)).toEqual([{ count: 2, step: 0 }, { count: 2, step: null }]);
+    expect((await take(counts, 2)).map((c) => c.trajectoriesRecorded)).toEqual([
+      { count: 2, step: 0 },
+      { count: 2, step: null },
+    ]);
     const [m] = await take(metrics, 1);
     expect(m.metricsRecorded.points).toEqual([{ step: 0, trainingLoss: 0.7, avgReward: 0.4, totalTrajectories: 2 }]);
-    expect(m.metricsRecorded.metrics).toMatchObject({ step: 0, avgReward: 0.4, totalTrajectories: 4, trainingLoss: 0.7 });
+    expect(m.metricsRecorded.metrics).toMatchObject({
+      step: 0,
+      avgReward: 0.4,
+      totalTrajectories: 4,
+      trainingLoss: 0.7,
+    });
     await client.dispose();
   });
 });
@@ -152,7 +184,11 @@ describe('slow and vanished subscribers', () => {
   it('a stalled subscriber neither blocks 100 others nor grows without bound: it is cut off with a clear error', async () => {
     const run = await createRun(s);
     // Subscriptions of earlier tests close asynchronously: start from none.
-    await waitFor(() => s.app.events.listenerCount('trajectoriesRecorded') === 0, 5000, 'earlier subscriptions to close');
+    await waitFor(
+      () => s.app.events.listenerCount('trajectoriesRecorded') === 0,
+      5000,
+      'earlier subscriptions to close',
+    );
     const baseline = 0;
 
     // One client subscribes to full trajectories, then stops reading its socket.
@@ -162,23 +198,40 @@ describe('slow and vanished subscribers', () => {
     stalled.on('message', (m) => messages.push(m.toString()));
     stalled.send(JSON.stringify({ type: 'connection_init' }));
     await waitFor(() => messages.some((m) => m.includes('connection_ack')), 5000, 'connection_ack');
-    stalled.send(JSON.stringify({ id: 'slow', type: 'subscribe', payload: { query: print(OnTrajectories), variables: { runId: run.id } } }));
+    stalled.send(
+      JSON.stringify({
+        id: 'slow',
+        type: 'subscribe',
+        payload: { query: print(OnTrajectories), variables: { runId: run.id } },
+      }),
+    );
 
     const clients = Array.from({ length: 10 }, () => wsClient(s.url));
-    const healthy = Array.from({ length: 100 }, (_, i) => subscribe(clients[i % 10], OnTrajectoryCounts, { runId: run.id }));
+    const healthy = Array.from({ length: 100 }, (_, i) =>
+      subscribe(clients[i % 10], OnTrajectoryCounts, { runId: run.id }),
+    );
     const batches = 40;
     // Reading starts the subscriptions (the client is lazy).
     const received = healthy.map((it) => take(it, batches, 60_000));
-    await waitFor(() => s.app.events.listenerCount('trajectoriesRecorded') === baseline + 101, 10_000, '101 subscribers');
+    await waitFor(
+      () => s.app.events.listenerCount('trajectoriesRecorded') === baseline + 101,
+      10_000,
+      '101 subscribers',
+    );
     (stalled as unknown as { _socket: { pause(): void } })._socket.pause();
 
     // Each batch is about 1 MB when a subscriber selects the full trajectories.
     const big = 'x'.repeat(10_000);
     for (let b = 0; b < batches; b++) {
-      await recordTrajectories(s, run.id, Array.from({ length: 100 }, () => trajectory(b, 0.5, { messages: [{ role: 'assistant', content: big }] })));
+      await recordTrajectories(
+        s,
+        run.id,
+        Array.from({ length: 100 }, () => trajectory(b, 0.5, { messages: [{ role: 'assistant', content: big }] })),
+      );
     }
     const all = await Promise.all(received);
-    for (const events of all) expect(events.map((e) => e.trajectoriesRecorded.step)).toEqual(Array.from({ length: batches }, (_, i) => i));
+    for (const events of all)
+      expect(events.map((e) => e.trajectoriesRecorded.step)).toEqual(Array.from({ length: batches }, (_, i) => i));
 
     // The stalled one overflowed its buffer (16 events) and was detached: only the 100 remain.
     expect(s.app.events.listenerCount('trajectoriesRecorded')).toBe(baseline + 100);
@@ -189,7 +242,11 @@ describe('slow and vanished subscribers', () => {
     expect(error.payload[0].message).toMatch(/fell more than 16 events behind/);
     stalled.terminate();
     await Promise.all(clients.map((c) => c.dispose()));
-    await waitFor(() => s.app.events.listenerCount('trajectoriesRecorded') === baseline, 5000, 'all listeners released');
+    await waitFor(
+      () => s.app.events.listenerCount('trajectoriesRecorded') === baseline,
+      5000,
+      'all listeners released',
+    );
   }, 120_000);
 
   it('an abrupt disconnect releases the subscription', async () => {
@@ -203,7 +260,9 @@ describe('slow and vanished subscribers', () => {
       const acked = new Promise((r) => ws.on('message', (m) => m.toString().includes('connection_ack') && r(null)));
       ws.send(JSON.stringify({ type: 'connection_init' }));
       await acked;
-      ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: print(doc), variables: { runId: run.id } } }));
+      ws.send(
+        JSON.stringify({ id: '1', type: 'subscribe', payload: { query: print(doc), variables: { runId: run.id } } }),
+      );
       sockets.push(ws);
     }
     await waitFor(() => s.app.events.listenerCount() === baseline + 4, 5000, 'four subscriptions');

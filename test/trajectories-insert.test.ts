@@ -2,7 +2,9 @@
 // SQLite it writes through the driver's connection, so it must stay inside the transaction: its rows
 // commit with it, vanish when it rolls back, and the ids it returns are the stored rows' ids.
 import { randomUUID } from 'node:crypto';
+
 import { describe, expect, it } from 'vitest';
+
 import { TrajectoryEntity } from '../src/db/entities';
 import { insertTrajectories, type NewTrajectoryRow } from '../src/trajectories/trajectories.repo';
 import { createRun } from './helpers/builders';
@@ -12,16 +14,20 @@ const s = useTestServer();
 
 function rows(runId: number, n: number): NewTrajectoryRow[] {
   // Only the columns every version of the entity has; others the entity may add are stored as NULL.
-  return Array.from({ length: n }, (_, i) => ({
-    uuid: randomUUID(),
-    runId,
-    taskInput: JSON.stringify({ step: i, input_text: `input ${i}`, context: null }),
-    messages: JSON.stringify([{ role: 'user', content: `message ${i}` }]),
-    reward: i % 2 ? null : i / 10,
-    metadata: '{}',
-    createdAt: new Date().toISOString(),
-    step: i,
-  }) as NewTrajectoryRow);
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      ({
+        uuid: randomUUID(),
+        runId,
+        taskInput: JSON.stringify({ step: i, input_text: `input ${i}`, context: null }),
+        messages: JSON.stringify([{ role: 'user', content: `message ${i}` }]),
+        reward: i % 2 ? null : i / 10,
+        metadata: '{}',
+        createdAt: new Date().toISOString(),
+        step: i,
+      }) as NewTrajectoryRow,
+  );
 }
 
 describe('insertTrajectories', () => {
@@ -32,7 +38,8 @@ describe('insertTrajectories', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     const stored = await s.app.db.reader.getRepository(TrajectoryEntity).findBy({ runId: run.databaseId });
     expect(stored.map((r) => r.id).sort((a, b) => a - b)).toEqual(ids);
-    for (const r of batch) expect(stored.find((x) => x.uuid === r.uuid)).toMatchObject({ ...r, id: expect.any(Number) });
+    for (const r of batch)
+      expect(stored.find((x) => x.uuid === r.uuid)).toMatchObject({ ...r, id: expect.any(Number) });
   });
 
   it('rolls back with the transaction', async () => {

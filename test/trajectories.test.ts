@@ -1,11 +1,12 @@
 // Trajectories through the public API: recording (all-or-nothing, idempotent by uuid), reading,
 // filters, and keyset pagination that neither skips nor repeats a row, in every order and direction.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GetNode, GetRun, ListRuns, ListTrajectories, RecordTrajectories, RunTrajectoriesWithRun } from './operations';
+
 import type { TrajectoryOrder } from './gql/graphql';
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { expectResult } from './helpers/results';
 import { useTestServer } from './helpers/server';
+import { GetNode, GetRun, ListRuns, ListTrajectories, RecordTrajectories, RunTrajectoriesWithRun } from './operations';
 
 const s = useTestServer();
 
@@ -47,16 +48,25 @@ describe('recordTrajectories', () => {
     const run = await createRun(s);
     const t = trajectory(0, 0.1);
     await recordTrajectories(s, run.id, [t]);
-    const res = await s.gql(RecordTrajectories, { runId: run.id, trajectories: [trajectory(0, 0.9), { ...t, reward: 0.2 }] });
+    const res = await s.gql(RecordTrajectories, {
+      runId: run.id,
+      trajectories: [trajectory(0, 0.9), { ...t, reward: 0.2 }],
+    });
     expectResult(res.recordTrajectories, 'ConflictError');
     expect(await count(run.id)).toBe(1);
   });
 
   it('is all-or-nothing: one invalid trajectory rejects the batch with the field named', async () => {
     const run = await createRun(s);
-    const batch = [trajectory(0, 0.1), trajectory(0, 0.2), { ...trajectory(0, 0.3), messages: [{ role: 'robot', content: 'x' }] }];
+    const batch = [
+      trajectory(0, 0.1),
+      trajectory(0, 0.2),
+      { ...trajectory(0, 0.3), messages: [{ role: 'robot', content: 'x' }] },
+    ];
     const res = await s.gql(RecordTrajectories, { runId: run.id, trajectories: batch });
-    expect(expectResult(res.recordTrajectories, 'ValidationError').issues[0].field).toBe('trajectories.2.messages.0.role');
+    expect(expectResult(res.recordTrajectories, 'ValidationError').issues[0].field).toBe(
+      'trajectories.2.messages.0.role',
+    );
     const dup = trajectory(0, 0.1);
     const twice = await s.gql(RecordTrajectories, { runId: run.id, trajectories: [dup, dup] });
     expectResult(twice.recordTrajectories, 'ValidationError');
@@ -69,7 +79,10 @@ describe('recordTrajectories', () => {
     const res = await s.gql(RecordTrajectories, { runId: run.id, trajectories: big });
     expectResult(res.recordTrajectories, 'ValidationError');
     expect(await count(run.id)).toBe(0);
-    const missing = await s.gql(RecordTrajectories, { runId: Buffer.from('TrainingRun:777777').toString('base64url'), trajectories: [trajectory(0, 1)] });
+    const missing = await s.gql(RecordTrajectories, {
+      runId: Buffer.from('TrainingRun:777777').toString('base64url'),
+      trajectories: [trajectory(0, 1)],
+    });
     expectResult(missing.recordTrajectories, 'NotFoundError');
   });
 
@@ -109,7 +122,9 @@ describe('keyset pagination', () => {
     const seen: { uuid: string; reward: number | null }[] = [];
     let cursor: string | null | undefined;
     for (let pages = 0; pages < 1000; pages++) {
-      const vars = backward ? { runId, orderBy, filter, last: pageSize, before: cursor } : { runId, orderBy, filter, first: pageSize, after: cursor };
+      const vars = backward
+        ? { runId, orderBy, filter, last: pageSize, before: cursor }
+        : { runId, orderBy, filter, first: pageSize, after: cursor };
       const { trajectories: conn } = await s.gql(ListTrajectories, vars);
       const nodes = conn.edges.map((e) => ({ uuid: e.node.uuid, reward: e.node.reward ?? null }));
       if (backward) seen.unshift(...nodes);
@@ -156,13 +171,29 @@ describe('keyset pagination', () => {
   it('refuses forged, stale and oversize page requests with a clear error', async () => {
     const first = await s.gql(ListTrajectories, { runId, first: 5, orderBy: { field: 'REWARD', direction: 'DESC' } });
     const cursor = first.trajectories.pageInfo.endCursor!;
-    const stale = await s.request(ListTrajectories, { runId, first: 5, after: cursor, orderBy: { field: 'REWARD', direction: 'ASC' } });
+    const stale = await s.request(ListTrajectories, {
+      runId,
+      first: 5,
+      after: cursor,
+      orderBy: { field: 'REWARD', direction: 'ASC' },
+    });
     expect(stale.errors?.[0].message).toMatch(/after: this cursor belongs to a different ordering/);
     const forged = await s.request(ListTrajectories, { runId, first: 5, after: 'bm90IGEgY3Vyc29y' });
     expect(forged.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
     expect(forged.errors?.[0].message).toMatch(/cursor/);
-    const tampered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(cursor, 'base64url').toString()), v: 'x' })).toString('base64url');
-    expect((await s.request(ListTrajectories, { runId, first: 5, after: tampered, orderBy: { field: 'REWARD', direction: 'DESC' } })).errors?.[0].message).toMatch(/cursor/);
+    const tampered = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(cursor, 'base64url').toString()), v: 'x' }),
+    ).toString('base64url');
+    expect(
+      (
+        await s.request(ListTrajectories, {
+          runId,
+          first: 5,
+          after: tampered,
+          orderBy: { field: 'REWARD', direction: 'DESC' },
+        })
+      ).errors?.[0].message,
+    ).toMatch(/cursor/);
     const tooMany = await s.request(ListTrajectories, { runId, first: 101 });
     expect(tooMany.errors?.[0].message).toMatch(/first must be at most 100/);
     expect((await s.gql(ListTrajectories, { runId })).trajectories.edges).toHaveLength(20);
@@ -191,7 +222,11 @@ describe('runs listing', () => {
     const made: { id: string; project: string; reward: number | null }[] = [];
     for (let i = 0; i < 30; i++) {
       const project = i % 3 === 0 ? 'alpha' : 'beta';
-      const run = await createRun(t, { projectName: project, modelName: i % 2 ? 'Qwen/Qwen2.5-7B' : 'Qwen/Qwen2.5-1.5B-Instruct', taskDescription: i % 5 === 0 ? 'Write SQL queries' : 'Classify emails' });
+      const run = await createRun(t, {
+        projectName: project,
+        modelName: i % 2 ? 'Qwen/Qwen2.5-7B' : 'Qwen/Qwen2.5-1.5B-Instruct',
+        taskDescription: i % 5 === 0 ? 'Write SQL queries' : 'Classify emails',
+      });
       let reward: number | null = null;
       if (i % 4 !== 0) {
         reward = (i % 10) / 10;
@@ -213,10 +248,14 @@ describe('runs listing', () => {
     const qwen7 = await t.gql(ListRuns, { filter: { modelName: 'Qwen/Qwen2.5-7B' }, first: 100 });
     expect(qwen7.runs.totalCount).toBe(15);
     const rewardRange = await t.gql(ListRuns, { filter: { avgReward: { min: 0.3, max: 0.6 } }, first: 100 });
-    expect(rewardRange.runs.totalCount).toBe(made.filter((m) => m.reward !== null && m.reward >= 0.3 && m.reward <= 0.6).length);
+    expect(rewardRange.runs.totalCount).toBe(
+      made.filter((m) => m.reward !== null && m.reward >= 0.3 && m.reward <= 0.6).length,
+    );
     const future = await t.gql(ListRuns, { filter: { createdAfter: new Date(Date.now() + 60_000).toISOString() } });
     expect(future.runs.totalCount).toBe(0);
-    const past = await t.gql(ListRuns, { filter: { createdBefore: new Date(Date.now() + 60_000).toISOString(), status: ['PENDING'] } });
+    const past = await t.gql(ListRuns, {
+      filter: { createdBefore: new Date(Date.now() + 60_000).toISOString(), status: ['PENDING'] },
+    });
     expect(past.runs.totalCount).toBe(30);
     expect((await t.gql(ListRuns, { filter: { status: ['COMPLETED', 'FAILED'] } })).runs.totalCount).toBe(0);
 
@@ -228,7 +267,9 @@ describe('runs listing', () => {
       after = page.runs.pageInfo.hasNextPage ? page.runs.pageInfo.endCursor : null;
     } while (after);
     expect(byReward).toHaveLength(30);
-    const expected = [...made].sort((a, b) => (b.reward ?? -Infinity) - (a.reward ?? -Infinity) || (a.reward === null && b.reward === null ? 0 : 0));
+    const expected = [...made].sort(
+      (a, b) => (b.reward ?? -Infinity) - (a.reward ?? -Infinity) || (a.reward === null && b.reward === null ? 0 : 0),
+    );
     expect(byReward.map((id) => made.find((m) => m.id === id)!.reward)).toEqual(expected.map((m) => m.reward));
 
     const bad = await t.request(ListRuns, { filter: { avgReward: { min: 1, max: 0 } } });

@@ -6,15 +6,23 @@
 import { print, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
-import { CreateApiKey, CreateRun, OnRunStatus, RevokeApiKey, TransitionRun } from './operations';
+
 import { expectResult } from './helpers/results';
 import { bearer, useTestServer } from './helpers/server';
 import { waitFor, wsClient } from './helpers/subscriptions';
+import { CreateApiKey, CreateRun, OnRunStatus, RevokeApiKey, TransitionRun } from './operations';
 
-const s = useTestServer({ keys: { reader: 'read', writer: 'write', admin: 'admin' }, limits: { maxSubscriptionsPerKey: 2 } });
+const s = useTestServer({
+  keys: { reader: 'read', writer: 'write', admin: 'admin' },
+  limits: { maxSubscriptionsPerKey: 2 },
+});
 
 async function newRun(): Promise<string> {
-  const res = await s.gql(CreateRun, { input: { mode: 'TRACKED', modelName: 'm', projectName: 'ws-headers', taskDescription: 't' } }, bearer(s.keys.writer));
+  const res = await s.gql(
+    CreateRun,
+    { input: { mode: 'TRACKED', modelName: 'm', projectName: 'ws-headers', taskDescription: 't' } },
+    bearer(s.keys.writer),
+  );
   return expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run.id;
 }
 
@@ -39,8 +47,10 @@ function watch(client: Client, runId: string, headers: Record<string, string>) {
 }
 
 /** The first error the operation got, as an error message or inside a result. */
-const firstError = (w: ReturnType<typeof watch>) => w.errors[0]?.[0] ?? w.results.find((r) => r.errors?.length)?.errors?.[0];
-const codeOf = (w: ReturnType<typeof watch>) => (firstError(w)?.extensions as { code?: string } | undefined)?.code ?? null;
+const firstError = (w: ReturnType<typeof watch>) =>
+  w.errors[0]?.[0] ?? w.results.find((r) => r.errors?.length)?.errors?.[0];
+const codeOf = (w: ReturnType<typeof watch>) =>
+  (firstError(w)?.extensions as { code?: string } | undefined)?.code ?? null;
 
 describe('graphql-ws operations authenticated by extensions.headers (no connectionParams)', () => {
   it('receives the events of a run when the subscribe message carries a valid key', async () => {
@@ -53,7 +63,9 @@ describe('graphql-ws operations authenticated by extensions.headers (no connecti
       await s.gql(TransitionRun, { runId, to: 'GENERATING' }, bearer(s.keys.writer));
       await waitFor(() => w.results.length > 0 || w.ended(), 5000, 'the event');
       expect(w.results[0]?.errors).toBeUndefined();
-      expect(w.results[0]?.data).toMatchObject({ runStatusChanged: { from: 'PENDING', to: 'GENERATING', run: { id: runId } } });
+      expect(w.results[0]?.data).toMatchObject({
+        runStatusChanged: { from: 'PENDING', to: 'GENERATING', run: { id: runId } },
+      });
       // Lower-case header names work too, as in HTTP.
       const live = s.app.sessions.count();
       const lower = watch(client, runId, { authorization: `Bearer ${s.keys.reader}` });
@@ -77,13 +89,25 @@ describe('graphql-ws operations authenticated by extensions.headers (no connecti
       const unknown = watch(client, runId, { Authorization: `Bearer atl_0123456789abcdef_${'A'.repeat(43)}` });
       const good = watch(client, runId, { Authorization: `Bearer ${s.keys.reader}` });
       await waitFor(() => none.ended() && malformed.ended() && unknown.ended(), 5000, 'the refusals');
-      expect([codeOf(none), codeOf(malformed), codeOf(unknown)]).toEqual(['UNAUTHENTICATED', 'UNAUTHENTICATED', 'UNAUTHENTICATED']);
+      expect([codeOf(none), codeOf(malformed), codeOf(unknown)]).toEqual([
+        'UNAUTHENTICATED',
+        'UNAUTHENTICATED',
+        'UNAUTHENTICATED',
+      ]);
       expect(good.ended()).toBe(false);
 
       const mutation = await new Promise<ExecutionResult>((resolve, reject) =>
         client.subscribe(
-          { query: 'mutation($id: ID!) { transitionRun(runId: $id, to: CANCELLED, reason: "x") { __typename } }', variables: { id: runId }, extensions: { headers: { Authorization: `Bearer ${s.keys.reader}` } } },
-          { next: (r) => resolve(r as ExecutionResult), error: (e) => (Array.isArray(e) ? resolve({ errors: e }) : reject(e)), complete: () => undefined },
+          {
+            query: 'mutation($id: ID!) { transitionRun(runId: $id, to: CANCELLED, reason: "x") { __typename } }',
+            variables: { id: runId },
+            extensions: { headers: { Authorization: `Bearer ${s.keys.reader}` } },
+          },
+          {
+            next: (r) => resolve(r as ExecutionResult),
+            error: (e) => (Array.isArray(e) ? resolve({ errors: e }) : reject(e)),
+            complete: () => undefined,
+          },
         ),
       );
       expect(mutation.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
@@ -95,7 +119,10 @@ describe('graphql-ws operations authenticated by extensions.headers (no connecti
 
   it('counts each operation against its key’s subscription cap, and revoking the key ends its subscriptions (the connection and other keys’ operations go on)', async () => {
     const runId = await newRun();
-    const made = expectResult((await s.gql(CreateApiKey, { name: 'graphiql-tab', scope: 'READ' }, bearer(s.keys.admin))).createApiKey, 'CreateApiKeyPayload');
+    const made = expectResult(
+      (await s.gql(CreateApiKey, { name: 'graphiql-tab', scope: 'READ' }, bearer(s.keys.admin))).createApiKey,
+      'CreateApiKeyPayload',
+    );
     const client = wsClient(s.url);
     try {
       const a = watch(client, runId, { Authorization: `Bearer ${made.secret}` });
@@ -103,7 +130,11 @@ describe('graphql-ws operations authenticated by extensions.headers (no connecti
       await waitFor(() => s.app.sessions.count(made.apiKey.id) === 2, 5000, 'two live subscriptions for the key');
       const third = watch(client, runId, { Authorization: `Bearer ${made.secret}` });
       await waitFor(() => third.ended(), 5000, 'the third to be refused');
-      expect(firstError(third)?.extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxSubscriptionsPerKey', max: 2 });
+      expect(firstError(third)?.extensions).toMatchObject({
+        code: 'LIMIT_EXCEEDED',
+        limit: 'maxSubscriptionsPerKey',
+        max: 2,
+      });
       // Another key on the same connection has its own count.
       const live = s.app.sessions.count();
       const other = watch(client, runId, { Authorization: `Bearer ${s.keys.reader}` });
@@ -111,7 +142,8 @@ describe('graphql-ws operations authenticated by extensions.headers (no connecti
 
       await s.gql(RevokeApiKey, { id: made.apiKey.id }, bearer(s.keys.admin));
       await waitFor(() => a.ended() && b.ended(), 5000, 'the revoked key’s subscriptions to end');
-      for (const w of [a, b]) expect(firstError(w)?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'API_KEY_REVOKED' });
+      for (const w of [a, b])
+        expect(firstError(w)?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'API_KEY_REVOKED' });
       expect(s.app.sessions.count(made.apiKey.id)).toBe(0);
 
       await s.gql(TransitionRun, { runId, to: 'GENERATING' }, bearer(s.keys.writer));
@@ -119,7 +151,10 @@ describe('graphql-ws operations authenticated by extensions.headers (no connecti
       expect(other.results[0]?.data).toMatchObject({ runStatusChanged: { to: 'GENERATING' } });
       const again = watch(client, runId, { Authorization: `Bearer ${made.secret}` });
       await waitFor(() => again.ended(), 5000, 'the revoked key to be refused');
-      expect(firstError(again)).toMatchObject({ message: expect.stringMatching(/revoked/), extensions: { code: 'UNAUTHENTICATED' } });
+      expect(firstError(again)).toMatchObject({
+        message: expect.stringMatching(/revoked/),
+        extensions: { code: 'UNAUTHENTICATED' },
+      });
       other.stop();
     } finally {
       await client.dispose();

@@ -1,6 +1,7 @@
 // Builds the dashboard (web/) into dist/web/ at build time: one hashed script and stylesheet, no
 // CDN, no inline code (the pages are served with a strict Content-Security-Policy).
 import { fileURLToPath } from 'node:url';
+
 import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));

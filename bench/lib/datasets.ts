@@ -4,15 +4,25 @@
 // Text columns are serialized with Atelier's own functions (task_input, messages, metrics).
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+
 import BetterSqlite3 from 'better-sqlite3';
+
 import { openDatabase } from '../../src/db/data-source';
 import { prng } from '../../src/domain/prng';
 import { EMPTY_METRICS } from '../../src/domain/training-metrics';
 import { metricsToJson } from '../../src/runs/run.model';
-import { messagesToJson, taskInputToJson, type TaskInput, type TrajectoryMessage } from '../../src/trajectories/trajectory.model';
+import {
+  messagesToJson,
+  taskInputToJson,
+  type TaskInput,
+  type TrajectoryMessage,
+} from '../../src/trajectories/trajectory.model';
 import { now } from './stats';
 
-const WORDS = 'the model answers each ticket with one short sentence that names the customer problem and the next step to take quickly reward judge rollout group score policy token'.split(' ');
+const WORDS =
+  'the model answers each ticket with one short sentence that names the customer problem and the next step to take quickly reward judge rollout group score policy token'.split(
+    ' ',
+  );
 
 function words(rand: () => number, bytes: number): string {
   let out = '';
@@ -30,7 +40,10 @@ export interface TrajectoryInput {
 }
 
 /** Trajectories whose messages serialize to about `messageBytes` bytes; about 2% have no reward. */
-export function makeTrajectories(count: number, options: { messageBytes: number; seed: number; groupSize?: number; firstStep?: number }): TrajectoryInput[] {
+export function makeTrajectories(
+  count: number,
+  options: { messageBytes: number; seed: number; groupSize?: number; firstStep?: number },
+): TrajectoryInput[] {
   const rand = prng(options.seed);
   const group = options.groupSize ?? 16;
   // Three messages; the JSON framing adds about 100 bytes.
@@ -53,7 +66,16 @@ export function makeTrajectories(count: number, options: { messageBytes: number;
 
 /** The `trajectories` row Atelier writes for an input (see TrajectoriesService.record). */
 export function trajectoryRow(t: TrajectoryInput, runId: number, createdAt: string): unknown[] {
-  return [t.uuid, runId, taskInputToJson(t.taskInput), messagesToJson(t.messages), t.reward, JSON.stringify(t.metadata), createdAt, t.taskInput.step];
+  return [
+    t.uuid,
+    runId,
+    taskInputToJson(t.taskInput),
+    messagesToJson(t.messages),
+    t.reward,
+    JSON.stringify(t.metadata),
+    createdAt,
+    t.taskInput.step,
+  ];
 }
 
 export const INSERT_TRAJECTORY_SQL =
@@ -89,7 +111,10 @@ const STATUS_PATH = ['pending', 'generating', 'collecting', 'scoring', 'training
  * status history, as Atelier would have stored them. Messages are kept small so a million rows
  * build in well under a minute.
  */
-export async function buildRunsDatabase(dir: string, options: { runs: number; perRun: number; messageBytes: number; name?: string }): Promise<LargeDatabase> {
+export async function buildRunsDatabase(
+  dir: string,
+  options: { runs: number; perRun: number; messageBytes: number; name?: string },
+): Promise<LargeDatabase> {
   const started = now();
   const path = await migratedSqliteFile(join(dir, options.name ?? 'runs.sqlite'));
   const db = new BetterSqlite3(path);
@@ -102,7 +127,9 @@ export async function buildRunsDatabase(dir: string, options: { runs: number; pe
        learning_rate, num_epochs, max_steps, system_prompt, created_at, started_at, completed_at, metrics, error, config, avg_reward)
      VALUES (?, ?, ?, ?, ?, NULL, ?, 100, 4, 0.00001, 2, NULL, NULL, ?, ?, ?, ?, ?, '{}', ?)`,
   );
-  const insertTransition = db.prepare('INSERT INTO status_transitions (run_id, from_status, to_status, at, reason) VALUES (?, ?, ?, ?, ?)');
+  const insertTransition = db.prepare(
+    'INSERT INTO status_transitions (run_id, from_status, to_status, at, reason) VALUES (?, ?, ?, ?, ?)',
+  );
   const insertTrajectory = db.prepare(INSERT_TRAJECTORY_SQL);
   const rand = prng(7);
   const base = Date.parse('2026-01-01T00:00:00.000Z');
@@ -142,7 +169,9 @@ export async function buildRunsDatabase(dir: string, options: { runs: number; pe
       error,
       metrics.avgReward,
     );
-    path.forEach((to, i) => insertTransition.run(id, i === 0 ? null : path[i - 1], to, at[i], to === 'failed' ? error : null));
+    path.forEach((to, i) =>
+      insertTransition.run(id, i === 0 ? null : path[i - 1], to, at[i], to === 'failed' ? error : null),
+    );
     trajectories.forEach((t, k) => insertTrajectory.run(...trajectoryRow(t, id, iso(created + 120_000 + k * 250))));
   };
 

@@ -17,7 +17,15 @@ export function graphqlClient(baseUrl: string): GraphQLClient {
     new Promise<string>((resolve, reject) => {
       const req = request(
         url,
-        { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', 'content-length': Buffer.byteLength(body) } },
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/graphql-response+json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -48,10 +56,19 @@ export const CREATE_RUN = `mutation($input: CreateTrainingRunInput!) {
 }`;
 
 /** Creates a TRACKED run (the benchmarks report into it the way a training script does; Atelier's pipeline does not drive it) and returns its ids. */
-export async function createRun(client: GraphQLClient, projectName = 'bench'): Promise<{ id: string; databaseId: number }> {
+export async function createRun(
+  client: GraphQLClient,
+  projectName = 'bench',
+): Promise<{ id: string; databaseId: number }> {
   const data = await client.query(CREATE_RUN, {
-    input: { mode: 'TRACKED', modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName, taskDescription: 'Summarise support tickets in one sentence' },
+    input: {
+      mode: 'TRACKED',
+      modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+      projectName,
+      taskDescription: 'Summarise support tickets in one sentence',
+    },
   });
-  if (data.createTrainingRun.__typename !== 'CreateTrainingRunPayload') throw new Error(`createTrainingRun: ${JSON.stringify(data.createTrainingRun)}`);
+  if (data.createTrainingRun.__typename !== 'CreateTrainingRunPayload')
+    throw new Error(`createTrainingRun: ${JSON.stringify(data.createTrainingRun)}`);
   return data.createTrainingRun.run;
 }

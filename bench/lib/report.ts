@@ -2,6 +2,7 @@
 // the scenarios it ran and keeps the others; each section carries its result as a JSON comment, from
 // which the summary is rebuilt.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
 import type { MachineFacts } from './machine';
 import { fmt } from './stats';
 import type { RatioCheck, Scenario, ScenarioResult } from './types';
@@ -28,7 +29,12 @@ export function outcomeOf(result: ScenarioResult): SectionData['outcome'] {
 
 const ratio = (v: number) => `${fmt(v, 2)}×`;
 
-export function renderSection(s: Scenario, result: ScenarioResult | { error: string }, machine: MachineFacts, seconds: number): string {
+export function renderSection(
+  s: Scenario,
+  result: ScenarioResult | { error: string },
+  machine: MachineFacts,
+  seconds: number,
+): string {
   const lines: string[] = [];
   const failed = 'error' in result;
   const data: SectionData = {
@@ -46,7 +52,10 @@ export function renderSection(s: Scenario, result: ScenarioResult | { error: str
   if (!failed && result.status === 'unavailable') {
     lines.push(`**Not measured** (as of ${machine.date}).`, '');
   } else {
-    lines.push(`Measured ${machine.date} on ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; the scenario took ${Math.round(seconds)} s.`, '');
+    lines.push(
+      `Measured ${machine.date} on ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; the scenario took ${Math.round(seconds)} s.`,
+      '',
+    );
   }
   if (failed) {
     lines.push('**The scenario failed:**', '', '```', result.error.trim(), '```', '');
@@ -56,7 +65,8 @@ export function renderSection(s: Scenario, result: ScenarioResult | { error: str
     lines.push('');
     if (result.checks.length) {
       lines.push('| ratio (measured side by side) | value | target | result |', '| --- | --- | --- | --- |');
-      for (const c of result.checks) lines.push(`| ${c.name} | ${ratio(c.value)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} |`);
+      for (const c of result.checks)
+        lines.push(`| ${c.name} | ${ratio(c.value)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} |`);
       lines.push('');
     }
   }
@@ -79,7 +89,10 @@ function summary(sections: SectionData[]): string {
       rows.push(`| ${s.name} | — | — | — | ${s.outcome === 'error' ? '**error**' : s.outcome} | ${s.date} |`);
       continue;
     }
-    for (const c of s.checks) rows.push(`| ${s.name} | ${c.name} | ${ratio(c.value)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} | ${s.date} |`);
+    for (const c of s.checks)
+      rows.push(
+        `| ${s.name} | ${c.name} | ${ratio(c.value)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} | ${s.date} |`,
+      );
   }
   return rows.join('\n');
 }
@@ -111,8 +124,12 @@ export function writeReport(path: string, replaced: Map<string, string>, order: 
   const sections = new Map<string, string>();
   if (existsSync(path)) for (const m of readFileSync(path, 'utf8').matchAll(SECTION)) sections.set(m[1], m[0]);
   for (const [name, text] of replaced) sections.set(name, text);
-  const ordered = [...sections.entries()].sort(([a], [b]) => (order.get(a) ?? 99) - (order.get(b) ?? 99) || a.localeCompare(b));
-  const data = ordered.map(([, text]) => JSON.parse(DATA.exec(text)?.[1] ?? 'null') as SectionData | null).filter((d): d is SectionData => d !== null);
+  const ordered = [...sections.entries()].sort(
+    ([a], [b]) => (order.get(a) ?? 99) - (order.get(b) ?? 99) || a.localeCompare(b),
+  );
+  const data = ordered
+    .map(([, text]) => JSON.parse(DATA.exec(text)?.[1] ?? 'null') as SectionData | null)
+    .filter((d): d is SectionData => d !== null);
   const body = [HEADER, '## Summary', '', summary(data), '', ...ordered.map(([, text]) => text)].join('\n');
   writeFileSync(path, body.replace(/\n{3,}/g, '\n\n'));
 }

@@ -33,7 +33,8 @@ export async function subscribeCrowd(
   const deadline = Date.now() + timeoutMs;
   let n = 0;
   while ((n = await registered()) < options.count) {
-    if (Date.now() > deadline) throw new Error(`${options.group}: only ${n} of ${options.count} subscriptions registered on the server`);
+    if (Date.now() > deadline)
+      throw new Error(`${options.group}: only ${n} of ${options.count} subscriptions registered on the server`);
     await sleep(50);
   }
   return { connectMs: ms };

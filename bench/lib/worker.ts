@@ -72,15 +72,24 @@ function compiledWorker(name: string): Promise<string> {
  * `npm run dev` runs it. With BENCH_CPU_PROF=<dir> in the environment, every worker writes V8 CPU
  * profiles (one per thread) to <dir>/<name>/ on exit.
  */
-export async function startWorker(name: string, options: { exposeGc?: boolean; tsx?: boolean; env?: Record<string, string> } = {}): Promise<Worker> {
-  const entry = options.tsx ? fileURLToPath(new URL(`./workers/${name}.ts`, import.meta.url)) : await compiledWorker(name);
+export async function startWorker(
+  name: string,
+  options: { exposeGc?: boolean; tsx?: boolean; env?: Record<string, string> } = {},
+): Promise<Worker> {
+  const entry = options.tsx
+    ? fileURLToPath(new URL(`./workers/${name}.ts`, import.meta.url))
+    : await compiledWorker(name);
   const profileDir = process.env.BENCH_CPU_PROF;
   const execArgv = [
     ...(options.tsx ? ['--import', 'tsx'] : []),
     ...(options.exposeGc ? ['--expose-gc'] : []),
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${name}`] : []),
   ];
-  const child = fork(entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...options.env } });
+  const child = fork(entry, [], {
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...options.env },
+  });
   live.add(child);
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextId = 1;
@@ -89,7 +98,8 @@ export async function startWorker(name: string, options: { exposeGc?: boolean; t
     child.once('exit', (code, signal) => {
       exited = true;
       live.delete(child);
-      for (const p of pending.values()) p.reject(new Error(`worker ${name} exited (${signal ?? code}) before replying`));
+      for (const p of pending.values())
+        p.reject(new Error(`worker ${name} exited (${signal ?? code}) before replying`));
       pending.clear();
       resolve();
     }),
@@ -158,7 +168,10 @@ export function serveWorker(handlers: Record<string, Handler> & { close?: () => 
       const result = await handler(m.params);
       process.send!({ id: m.id, result: result ?? null } satisfies Reply);
     } catch (err) {
-      process.send!({ id: m.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies Reply);
+      process.send!({
+        id: m.id,
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      } satisfies Reply);
     }
   });
   // The parent going away (crash, Ctrl-C) must not leave servers or sockets behind.

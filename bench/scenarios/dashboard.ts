@@ -3,7 +3,9 @@
 // The browser is Debian's Chromium driven through playwright-core (test/helpers/browser.ts), against
 // a real Atelier server (compiled, as npm start runs it) serving the built dashboard (dist/web).
 import { randomUUID } from 'node:crypto';
+
 import BetterSqlite3 from 'better-sqlite3';
+
 import { encodeGlobalId } from '../../src/graphql/global-id';
 import { browserAvailability, launchBrowser } from '../../test/helpers/browser';
 import { ensureDashboardBuilt } from '../../test/helpers/dashboard-bundle';
@@ -61,7 +63,18 @@ function addHistory(path: string): void {
   db.transaction(() => {
     for (let step = 0; step < POINTS; step++) {
       const avg = 0.2 + 0.6 * (1 - Math.exp(-step / 2500)) + 0.05 * Math.sin(step / 37);
-      insert.run(step, Math.floor(step / 1000), 16 * (step + 1), avg, avg - 0.2, avg + 0.15, 0.08, 1 / Math.sqrt(step + 1), JSON.stringify({ grad_norm: 0.5 + 0.3 * Math.cos(step / 91) }), new Date(base + step * 60_000).toISOString().replace('Z', '+00:00'));
+      insert.run(
+        step,
+        Math.floor(step / 1000),
+        16 * (step + 1),
+        avg,
+        avg - 0.2,
+        avg + 0.15,
+        0.08,
+        1 / Math.sqrt(step + 1),
+        JSON.stringify({ grad_norm: 0.5 + 0.3 * Math.cos(step / 91) }),
+        new Date(base + step * 60_000).toISOString().replace('Z', '+00:00'),
+      );
     }
   })();
   db.pragma('wal_checkpoint(TRUNCATE)');
@@ -79,7 +92,12 @@ export const scenario: Scenario = {
       return { status: 'unavailable', figures: [], checks: [], notes: [`No browser to measure with: ${unavailable}.`] };
     }
     const built = ensureDashboardBuilt();
-    const data = await buildRunsDatabase(ctx.tempDir, { runs: 1, perRun: 200, messageBytes: 600, name: 'dashboard.sqlite' });
+    const data = await buildRunsDatabase(ctx.tempDir, {
+      runs: 1,
+      perRun: 200,
+      messageBytes: 600,
+      name: 'dashboard.sqlite',
+    });
     addHistory(data.path);
     const server = await startWorker('atelier-server');
     const session = await launchBrowser(playwright);
@@ -102,32 +120,54 @@ export const scenario: Scenario = {
       const rounds: Array<Paint & { wallMs: number }> = [];
       for (let i = 0; i < ROUNDS; i++) rounds.push(await visit());
       if (session.pageErrors.length) throw new Error(`the page threw: ${session.pageErrors[0]}`);
-      if (session.externalRequests.length) throw new Error(`the page reached outside: ${session.externalRequests.join(', ')}`);
+      if (session.externalRequests.length)
+        throw new Error(`the page reached outside: ${session.externalRequests.join(', ')}`);
       // The page's own query for the run (the one that brings the history), timed alone over HTTP.
       const client = graphqlClient(url);
-      const runBody = JSON.stringify({ query: RUN, variables: { id: encodeGlobalId('TrainingRun', 1), maxPoints: MAX_POINTS } });
+      const runBody = JSON.stringify({
+        query: RUN,
+        variables: { id: encodeGlobalId('TrainingRun', 1), maxPoints: MAX_POINTS },
+      });
       const queryMs: number[] = [];
       for (let i = 0; i < ROUNDS + 1; i++) {
         const t0 = now();
         const reply = JSON.parse(await client.post(runBody));
         if (i > 0) queryMs.push(now() - t0);
-        if (reply.data?.run?.metricHistory?.length !== MAX_POINTS) throw new Error(`unexpected run query answer: ${JSON.stringify(reply).slice(0, 300)}`);
+        if (reply.data?.run?.metricHistory?.length !== MAX_POINTS)
+          throw new Error(`unexpected run query answer: ${JSON.stringify(reply).slice(0, 300)}`);
       }
       client.close();
       const chart = rounds.map((r) => r.chart);
       const fcp = rounds.map((r) => r.fcp).filter((v): v is number => v !== null);
-      ctx.log(`avg reward chart drawn after ${fmt(median(chart))} ms (first visit ${fmt(cold.chart)} ms), ${rounds[0].points} points`);
+      ctx.log(
+        `avg reward chart drawn after ${fmt(median(chart))} ms (first visit ${fmt(cold.chart)} ms), ${rounds[0].points} points`,
+      );
       return {
         status: 'measured',
         figures: [
-          { label: 'navigation start → avg reward chart drawn with its points', value: `${fmt(median(chart))} ms (p25–p75 ${spread(chart, 0)})` },
-          { label: 'navigation start → first contentful paint', value: fcp.length ? `${fmt(median(fcp))} ms (p25–p75 ${spread(fcp, 0)})` : 'not reported' },
+          {
+            label: 'navigation start → avg reward chart drawn with its points',
+            value: `${fmt(median(chart))} ms (p25–p75 ${spread(chart, 0)})`,
+          },
+          {
+            label: 'navigation start → first contentful paint',
+            value: fcp.length ? `${fmt(median(fcp))} ms (p25–p75 ${spread(fcp, 0)})` : 'not reported',
+          },
           { label: 'first visit (empty cache) → avg reward chart drawn', value: `${fmt(cold.chart)} ms` },
-          { label: "the page's run query alone (status, history downsampled from 10,000 to 500 points), over HTTP", value: `${fmt(median(queryMs), 1)} ms (p25–p75 ${spread(queryMs, 1)})` },
-          { label: 'points drawn by the chart', value: `${rounds[0].points} (of ${POINTS.toLocaleString('en-US')} steps; ${rounds[0].charts} charts drawn by then)` },
+          {
+            label: "the page's run query alone (status, history downsampled from 10,000 to 500 points), over HTTP",
+            value: `${fmt(median(queryMs), 1)} ms (p25–p75 ${spread(queryMs, 1)})`,
+          },
+          {
+            label: 'points drawn by the chart',
+            value: `${rounds[0].points} (of ${POINTS.toLocaleString('en-US')} steps; ${rounds[0].charts} charts drawn by then)`,
+          },
         ],
         checks: [],
-        headline: { name: 'navigation start → avg reward chart drawn (ms, no target)', value: `${fmt(median(chart))} ms` },
+        headline: {
+          name: 'navigation start → avg reward chart drawn (ms, no target)',
+          value: `${fmt(median(chart))} ms`,
+        },
         notes: [
           `The page is a run's page as people open it: status and history, progress, the three charts (avg reward with its min–max band, training loss, gradient norm), task inputs and the first trajectories. The run has ${POINTS.toLocaleString('en-US')} metric points (one per step, with loss and grad_norm) and ${data.trajectoriesPerRun} trajectories; the page asks for its history downsampled to 500 points, as it always does, so the figure includes the server reading and bucketing the ${POINTS.toLocaleString('en-US')} points.`,
           `Each visit opens a new tab in one headless Chromium (${ROUNDS} visits after a first one that fills the cache; the dashboard's hashed files are cached for good, so later visits load them from the cache, as a returning user does) and reads the time on the page's own clock: 0 is navigation start, the end is the first animation frame after the chart's canvas is in the page with its points. The server runs alone in its own process, compiled as \`npm start\` runs it; ${built === 'built' ? 'the dashboard was built for this run (dist/web was missing or older than web/)' : 'the dashboard bundle in dist/web was up to date'}.`,

@@ -2,8 +2,9 @@
 // ordered by reward, at the start and 90% deep (reached with a cursor), through GraphQL; and the
 // same pages as raw SQL on the same file. Keyset pagination should make depth free.
 import BetterSqlite3 from 'better-sqlite3';
-import { encodeCursor, type CursorShape } from '../../src/graphql/pagination';
+
 import { encodeGlobalId } from '../../src/graphql/global-id';
+import { encodeCursor, type CursorShape } from '../../src/graphql/pagination';
 import { graphqlClient } from '../lib/http';
 import { fmt, median, now, pairedRatio, spread } from '../lib/stats';
 import type { Scenario } from '../lib/types';
@@ -53,9 +54,11 @@ export const scenario: Scenario = {
       const firstStmt = sql.prepare(FIRST_SQL);
       const afterStmt = sql.prepare(AFTER_SQL);
       const nullsStmt = sql.prepare(NULLS_SQL);
-      const withNulls = (runId: number, rows: unknown[]) => (rows.length > PAGE ? rows : rows.concat(nullsStmt.all(runId, PAGE + 1 - rows.length)));
+      const withNulls = (runId: number, rows: unknown[]) =>
+        rows.length > PAGE ? rows : rows.concat(nullsStmt.all(runId, PAGE + 1 - rows.length));
       const rawFirst = (runId: number) => withNulls(runId, firstStmt.all(runId));
-      const rawAfter = (runId: number, reward: number, id: number) => withNulls(runId, afterStmt.all(runId, reward, id));
+      const rawAfter = (runId: number, reward: number, id: number) =>
+        withNulls(runId, afterStmt.all(runId, reward, id));
 
       // The cursor of the row just before 90% of each sampled run, computed from the data exactly as
       // trajectories.graphql.ts shapes it (order, run and filter), so the server takes it as its own.
@@ -63,11 +66,19 @@ export const scenario: Scenario = {
       const targets: Target[] = [];
       for (let i = 0; i < RUNS_SAMPLED; i++) {
         const runId = 1 + i * step;
-        const { n } = sql.prepare('SELECT count(*) AS n FROM trajectories WHERE run_id = ? AND reward IS NOT NULL').get(runId) as { n: number };
-        const total = (sql.prepare('SELECT count(*) AS n FROM trajectories WHERE run_id = ?').get(runId) as { n: number }).n;
+        const { n } = sql
+          .prepare('SELECT count(*) AS n FROM trajectories WHERE run_id = ? AND reward IS NOT NULL')
+          .get(runId) as { n: number };
+        const total = (
+          sql.prepare('SELECT count(*) AS n FROM trajectories WHERE run_id = ?').get(runId) as { n: number }
+        ).n;
         const position = Math.floor(total * DEPTH);
         if (position >= n) throw new Error(`run ${runId}: the ${DEPTH * 100}% row falls among the NULL rewards`);
-        const row = sql.prepare('SELECT id, reward FROM trajectories WHERE run_id = ? AND reward IS NOT NULL ORDER BY reward, id LIMIT 2 OFFSET ?').all(runId, position - 1) as Array<{ id: number; reward: number }>;
+        const row = sql
+          .prepare(
+            'SELECT id, reward FROM trajectories WHERE run_id = ? AND reward IS NOT NULL ORDER BY reward, id LIMIT 2 OFFSET ?',
+          )
+          .all(runId, position - 1) as Array<{ id: number; reward: number }>;
         const shape: CursorShape = { order: 'trajectories:reward:asc', query: [runId, {}], valueKind: 'number' };
         targets.push({
           runId,
@@ -87,13 +98,18 @@ export const scenario: Scenario = {
       // Each answer is checked once: 50 rows, starting where the data says they start.
       let answerBytes = 0;
       for (const [i, t] of targets.entries()) {
-        for (const [kind, body, id] of [['first', bodies[i].first, t.firstPageId], ['deep', bodies[i].deep, t.firstDeepId]] as const) {
+        for (const [kind, body, id] of [
+          ['first', bodies[i].first, t.firstPageId],
+          ['deep', bodies[i].deep, t.firstDeepId],
+        ] as const) {
           const text = await client.post(body);
           answerBytes = text.length;
           const reply = JSON.parse(text);
           const edges = reply.data?.trajectories?.edges;
           if (!edges || edges.length !== PAGE || edges[0].node.databaseId !== id) {
-            throw new Error(`run ${t.runId} ${kind} page: expected ${PAGE} rows from id ${id}, got ${JSON.stringify(reply).slice(0, 400)}`);
+            throw new Error(
+              `run ${t.runId} ${kind} page: expected ${PAGE} rows from id ${id}, got ${JSON.stringify(reply).slice(0, 400)}`,
+            );
           }
         }
       }
@@ -110,7 +126,13 @@ export const scenario: Scenario = {
         if (rows.length !== PAGE + 1) throw new Error(`raw page returned ${rows.length} rows`);
         return ms;
       };
-      const m = { first: [] as number[], deep: [] as number[], rawFirst: [] as number[], rawDeep: [] as number[], floor: [] as number[] };
+      const m = {
+        first: [] as number[],
+        deep: [] as number[],
+        rawFirst: [] as number[],
+        rawDeep: [] as number[],
+        floor: [] as number[],
+      };
       for (let round = 0; round < WARMUP + ROUNDS; round++) {
         const i = round % targets.length;
         const t = targets[i];
@@ -157,7 +179,12 @@ export const scenario: Scenario = {
         ],
         checks: [
           { name: 'deep page / first page (GraphQL)', value: depthRatio, target: '≤ 1.2×', pass: depthRatio <= 1.2 },
-          { name: "Atelier's own work on the deep page (minus the `{ __typename }` floor) / raw SQL deep page", value: ownRatio, target: '≤ 3×', pass: ownRatio <= 3 },
+          {
+            name: "Atelier's own work on the deep page (minus the `{ __typename }` floor) / raw SQL deep page",
+            value: ownRatio,
+            target: '≤ 3×',
+            pass: ownRatio <= 3,
+          },
         ],
         notes,
       };

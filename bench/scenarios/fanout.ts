@@ -2,6 +2,7 @@
 // transition's mutation reply to the last subscriber's event, against a bare `ws` server
 // broadcasting the same payload to as many sockets, timed the same way by the same kind of clients.
 import { join } from 'node:path';
+
 import type { LimitsConfig } from '../../src/config';
 import { createRun, graphqlClient } from '../lib/http';
 import { fmt, median, pairedRatio, sleep, spread } from '../lib/stats';
@@ -57,7 +58,12 @@ export const scenario: Scenario = {
     const atelierCrowd = await startWorker('subscribers');
     const bareCrowd = await startWorker('subscribers');
     try {
-      const atelierUrl = (await atelier.call<{ url: string }>('start', { databasePath: join(ctx.tempDir, 'fanout.sqlite'), limits: LIMITS })).url;
+      const atelierUrl = (
+        await atelier.call<{ url: string }>('start', {
+          databasePath: join(ctx.tempDir, 'fanout.sqlite'),
+          limits: LIMITS,
+        })
+      ).url;
       const bareUrl = (await bare.call<{ url: string }>('start')).url;
       const client = graphqlClient(atelierUrl);
       const run = await createRun(client, 'fanout');
@@ -69,19 +75,32 @@ export const scenario: Scenario = {
       let step = 0;
       const triggerAtelier = async (group: string) => {
         const to = CYCLE[step++ % CYCLE.length];
-        const r = await atelierCrowd.call<TriggerResult>('trigger', { group, url: `${atelierUrl}/graphql`, body: transitionBody(run.id, to) });
-        if (r.reply.data?.transitionRun?.__typename !== 'TransitionRunPayload') throw new Error(`transition to ${to}: ${JSON.stringify(r.reply)}`);
+        const r = await atelierCrowd.call<TriggerResult>('trigger', {
+          group,
+          url: `${atelierUrl}/graphql`,
+          body: transitionBody(run.id, to),
+        });
+        if (r.reply.data?.transitionRun?.__typename !== 'TransitionRunPayload')
+          throw new Error(`transition to ${to}: ${JSON.stringify(r.reply)}`);
         const event = (r.sample as { runStatusChanged?: { to?: string; run?: { status?: string } } })?.runStatusChanged;
-        if (event?.to !== to.toUpperCase() || event.run?.status !== to.toUpperCase()) throw new Error(`expected an event to ${to}, got ${JSON.stringify(r.sample)}`);
+        if (event?.to !== to.toUpperCase() || event.run?.status !== to.toUpperCase())
+          throw new Error(`expected an event to ${to}, got ${JSON.stringify(r.sample)}`);
         return r;
       };
-      const triggerBare = (group: string) => bareCrowd.call<TriggerResult>('trigger', { group, url: `${bareUrl}/graphql`, body: '{}' });
+      const triggerBare = (group: string) =>
+        bareCrowd.call<TriggerResult>('trigger', { group, url: `${bareUrl}/graphql`, body: '{}' });
 
       const measure = async (size: number): Promise<Round> => {
         const group = `fanout-${size}`;
-        const a = await subscribeCrowd(atelierCrowd, { group, url: atelierUrl, count: size, ...subscription }, listeners);
+        const a = await subscribeCrowd(
+          atelierCrowd,
+          { group, url: atelierUrl, count: size, ...subscription },
+          listeners,
+        );
         ctx.log(`${n(size)} subscribers on Atelier in ${fmt(a.connectMs / 1000, 1)} s`);
-        const b = await subscribeCrowd(bareCrowd, { group, url: bareUrl, count: size, ...subscription }, () => bare.call<number>('subscriptions'));
+        const b = await subscribeCrowd(bareCrowd, { group, url: bareUrl, count: size, ...subscription }, () =>
+          bare.call<number>('subscriptions'),
+        );
         ctx.log(`${n(size)} subscribers on the bare ws server in ${fmt(b.connectMs / 1000, 1)} s`);
 
         // Warm-up: one event each way. Atelier's event, as its subscribers received it, becomes the
@@ -90,7 +109,16 @@ export const scenario: Scenario = {
         await bare.call('setPayload', { data: warm.sample });
         await triggerBare(group);
 
-        const round: Round = { size, atelierMs: [], bareMs: [], atelierFirst: [], bareFirst: [], connectAtelierMs: a.connectMs, connectBareMs: b.connectMs, ratio: NaN };
+        const round: Round = {
+          size,
+          atelierMs: [],
+          bareMs: [],
+          atelierFirst: [],
+          bareFirst: [],
+          connectAtelierMs: a.connectMs,
+          connectBareMs: b.connectMs,
+          ratio: NaN,
+        };
         for (let i = 0; i < ROUNDS; i++) {
           const order = i % 2 ? ['bare', 'atelier'] : ['atelier', 'bare'];
           for (const side of order) {
@@ -104,7 +132,9 @@ export const scenario: Scenario = {
               round.bareFirst.push(r.firstAfterReplyMs);
             }
           }
-          ctx.log(`${n(size)}, round ${i + 1}: Atelier ${fmt(round.atelierMs[i])} ms, bare ws ${fmt(round.bareMs[i])} ms to the last subscriber`);
+          ctx.log(
+            `${n(size)}, round ${i + 1}: Atelier ${fmt(round.atelierMs[i])} ms, bare ws ${fmt(round.bareMs[i])} ms to the last subscriber`,
+          );
         }
         await bareCrowd.call('disconnect', { group });
         await atelierCrowd.call('disconnect', { group });
@@ -124,10 +154,16 @@ export const scenario: Scenario = {
         { label: `${n(r.size)}: bare ws broadcast, reply → last subscriber`, value: ms(r.bareMs) },
         { label: `${n(r.size)}: Atelier, reply → first subscriber`, value: ms(r.atelierFirst) },
         { label: `${n(r.size)}: bare ws broadcast, reply → first subscriber`, value: ms(r.bareFirst) },
-        { label: `${n(r.size)}: connecting and subscribing the clients`, value: `Atelier ${fmt(r.connectAtelierMs / 1000, 1)} s, bare ws ${fmt(r.connectBareMs / 1000, 1)} s` },
+        {
+          label: `${n(r.size)}: connecting and subscribing the clients`,
+          value: `Atelier ${fmt(r.connectAtelierMs / 1000, 1)} s, bare ws ${fmt(r.connectBareMs / 1000, 1)} s`,
+        },
       ]);
       const [main, large] = rounds;
-      figures.push({ label: `${n(large.size)}: Atelier / bare ws, reply → last subscriber (paired, reported without a target)`, value: `${fmt(large.ratio)}×` });
+      figures.push({
+        label: `${n(large.size)}: Atelier / bare ws, reply → last subscriber (paired, reported without a target)`,
+        value: `${fmt(large.ratio)}×`,
+      });
       const notes = [
         `The clients are graphql-ws's own client over \`ws\`, one connection and one subscription each, in a process apart from the servers (one such process per server, each also sending its server's trigger), so a reply and the events it causes are timed on one clock. Times run from the reply's arrival to an event's arrival; a negative time means events came before the reply.`,
         `The subscription is the one the end-to-end tests use: the transition (eventId, from, to, at, reason) and the run as stored now (id, status, projectName, startedAt, completedAt, error). The bare server speaks just enough of the graphql-transport-ws protocol for the same clients, and on a POST replies, then sends Atelier's event payload (serialized once) to every subscription. ${ROUNDS} rounds after one warm-up per crowd size, the two servers alternating; the ${n(main.size)} crowds disconnect before the ${n(large.size)} ones connect.`,
@@ -141,7 +177,14 @@ export const scenario: Scenario = {
       return {
         status: 'measured',
         figures,
-        checks: [{ name: `Atelier / bare ws, reply → last subscriber (${n(main.size)})`, value: main.ratio, target: `≤ ${TARGET}×`, pass: main.ratio <= TARGET }],
+        checks: [
+          {
+            name: `Atelier / bare ws, reply → last subscriber (${n(main.size)})`,
+            value: main.ratio,
+            target: `≤ ${TARGET}×`,
+            pass: main.ratio <= TARGET,
+          },
+        ],
         notes,
       };
     } finally {

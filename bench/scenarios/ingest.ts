@@ -4,9 +4,18 @@
 // Two more figures, measured in the same rounds, split Atelier's time into its parts: the storage
 // work as Atelier commits it (one transaction per call), and the API work without the storage.
 import { join } from 'node:path';
+
 import type BetterSqlite3 from 'better-sqlite3';
+
 import { encodeGlobalId } from '../../src/graphql/global-id';
-import { buildRunsDatabase, INSERT_TRAJECTORY_SQL, makeTrajectories, rawConnection, trajectoryRow, type TrajectoryInput } from '../lib/datasets';
+import {
+  buildRunsDatabase,
+  INSERT_TRAJECTORY_SQL,
+  makeTrajectories,
+  rawConnection,
+  trajectoryRow,
+  type TrajectoryInput,
+} from '../lib/datasets';
 import { createRun, graphqlClient, type GraphQLClient } from '../lib/http';
 import { fmt, median, now, pairedRatio, spread } from '../lib/stats';
 import type { Scenario } from '../lib/types';
@@ -54,7 +63,8 @@ async function postAll(client: GraphQLClient, bodies: string[], expect: (reply: 
   const started = now();
   for (const body of bodies) {
     const reply = JSON.parse(await client.post(body));
-    if (!expect(reply.data?.recordTrajectories)) throw new Error(`unexpected reply: ${JSON.stringify(reply).slice(0, 500)}`);
+    if (!expect(reply.data?.recordTrajectories))
+      throw new Error(`unexpected reply: ${JSON.stringify(reply).slice(0, 500)}`);
   }
   return now() - started;
 }
@@ -70,18 +80,29 @@ export const scenario: Scenario = {
     const perCall = await rawTarget(ctx.tempDir, 'ingest-raw-per-call.sqlite');
     const dbs: BetterSqlite3.Database[] = [whole.db, perCall.db];
     try {
-      const { url } = await server.call<{ url: string }>('start', { databasePath: join(ctx.tempDir, 'ingest-atelier.sqlite') });
+      const { url } = await server.call<{ url: string }>('start', {
+        databasePath: join(ctx.tempDir, 'ingest-atelier.sqlite'),
+      });
       const client = graphqlClient(url);
       const run = await createRun(client);
       const noRun = encodeGlobalId('TrainingRun', 999_999_999);
 
-      const m = { atelier: [] as number[], raw: [] as number[], rawPerCall: [] as number[], apiMsPerCall: [] as number[] };
+      const m = {
+        atelier: [] as number[],
+        raw: [] as number[],
+        rawPerCall: [] as number[],
+        apiMsPerCall: [] as number[],
+      };
       const rowsPerRound = BATCH * BATCHES_PER_ROUND;
       const rate = (ms: number) => rowsPerRound / (ms / 1000);
       let messageBytes = 0;
       // Round 0 warms every path up (JIT, caches) and is not counted.
       for (let round = 0; round <= ROUNDS; round++) {
-        const rows = makeTrajectories(rowsPerRound, { messageBytes: MESSAGE_BYTES, seed: 1000 + round, firstStep: round * 1000 });
+        const rows = makeTrajectories(rowsPerRound, {
+          messageBytes: MESSAGE_BYTES,
+          seed: 1000 + round,
+          firstStep: round * 1000,
+        });
         messageBytes = median(rows.slice(0, 100).map((t) => JSON.stringify(t.messages).length));
         const batches: TrajectoryInput[][] = [];
         for (let i = 0; i < rows.length; i += BATCH) batches.push(rows.slice(i, i + BATCH));
@@ -104,7 +125,8 @@ export const scenario: Scenario = {
             for (let i = 0; i < rawRows.length; i += BATCH) perCall.oneCall(rawRows.slice(i, i + BATCH));
             return rate(now() - t0);
           },
-          apiMsPerCall: async () => (await postAll(client, refused, (r) => r?.__typename === 'NotFoundError')) / refused.length,
+          apiMsPerCall: async () =>
+            (await postAll(client, refused, (r) => r?.__typename === 'NotFoundError')) / refused.length,
         };
         // Rotate the order, so drift on a noisy machine does not favour one side.
         const names = Object.keys(steps) as Array<keyof typeof m>;
@@ -113,7 +135,9 @@ export const scenario: Scenario = {
           const name = names[(k + round) % names.length];
           r[name] = await steps[name]();
         }
-        ctx.log(`round ${round}${round === 0 ? ' (warm-up)' : ''}: Atelier ${fmt(r.atelier!)} /s, raw ${fmt(r.raw!)} /s, raw per call ${fmt(r.rawPerCall!)} /s, API alone ${fmt(r.apiMsPerCall!)} ms per call`);
+        ctx.log(
+          `round ${round}${round === 0 ? ' (warm-up)' : ''}: Atelier ${fmt(r.atelier!)} /s, raw ${fmt(r.raw!)} /s, raw per call ${fmt(r.rawPerCall!)} /s, API alone ${fmt(r.apiMsPerCall!)} ms per call`,
+        );
         if (round > 0) for (const name of names) m[name].push(r[name]!);
       }
       client.close();
@@ -138,8 +162,14 @@ export const scenario: Scenario = {
         figures: [
           { label: 'Atelier, recordTrajectories over HTTP', value: perSecond(m.atelier) },
           { label: 'raw better-sqlite3 insert, one transaction', value: perSecond(m.raw) },
-          { label: 'raw, one transaction per 500-row call (what Atelier stores per call)', value: `${perSecond(m.rawPerCall)}; ${fmt(perCallRatio)}× the one-transaction rate` },
-          { label: 'API alone: the same calls refused at the run lookup', value: `${fmt(median(m.apiMsPerCall), 1)} ms per call of 500 (p25–p75 ${spread(m.apiMsPerCall, 1)})` },
+          {
+            label: 'raw, one transaction per 500-row call (what Atelier stores per call)',
+            value: `${perSecond(m.rawPerCall)}; ${fmt(perCallRatio)}× the one-transaction rate`,
+          },
+          {
+            label: 'API alone: the same calls refused at the run lookup',
+            value: `${fmt(median(m.apiMsPerCall), 1)} ms per call of 500 (p25–p75 ${spread(m.apiMsPerCall, 1)})`,
+          },
           { label: 'Atelier per call', value: `${fmt(atelierMsPerCall, 1)} ms per call of 500` },
         ],
         checks: [{ name: 'Atelier rate / raw rate', value: ratio, target: `≥ ${TARGET}×`, pass: ratio >= TARGET }],

@@ -1,12 +1,13 @@
 // Memory: the resident memory of an Atelier server process with the 1,000,000-trajectory database
 // and 5,000 graphql-ws subscribers connected, read from the kernel (VmRSS) after a full GC.
 import { statSync } from 'node:fs';
+
 import { encodeGlobalId } from '../../src/graphql/global-id';
+import type { LargeDatabase } from '../lib/datasets';
 import { graphqlClient } from '../lib/http';
 import { residentBytes } from '../lib/machine';
 import { fmt, median, sleep } from '../lib/stats';
 import { ON_RUN_STATUS, subscribeCrowd, transitionBody } from '../lib/subscribers';
-import type { LargeDatabase } from '../lib/datasets';
 import type { Scenario } from '../lib/types';
 import { startWorker } from '../lib/worker';
 import { DASHBOARD } from './read';
@@ -39,7 +40,10 @@ async function measure(large: LargeDatabase, tsx: boolean, log: (m: string) => v
   const crowd = await startWorker('subscribers');
   try {
     // All 5,000 subscribers come from 127.0.0.1: allow them past the per-address cap (1,000 by default), as fanout does.
-    const { url } = await server.call<{ url: string }>('start', { databasePath: large.path, limits: { maxSubscriptionsPerKey: 20_000 } });
+    const { url } = await server.call<{ url: string }>('start', {
+      databasePath: large.path,
+      limits: { maxSubscriptionsPerKey: 20_000 },
+    });
     // RSS as the kernel reports it (read here, from outside), after the server collected its garbage.
     const settle = async (): Promise<Reading> => {
       const samples: Array<Memory & { kernelRss: number }> = [];
@@ -48,7 +52,11 @@ async function measure(large: LargeDatabase, tsx: boolean, log: (m: string) => v
         samples.push({ ...m, kernelRss: residentBytes(server.pid) });
         await sleep(200);
       }
-      return { rss: median(samples.map((s) => s.kernelRss)), heapUsed: median(samples.map((s) => s.heapUsed)), gc: samples[0].gc };
+      return {
+        rss: median(samples.map((s) => s.kernelRss)),
+        heapUsed: median(samples.map((s) => s.heapUsed)),
+        gc: samples[0].gc,
+      };
     };
     const idle = await settle();
 
@@ -65,20 +73,31 @@ async function measure(large: LargeDatabase, tsx: boolean, log: (m: string) => v
     const worked = await settle();
 
     // A run still in progress (TRAINING) whose transitions the subscribers follow.
-    const runs: any = await client.query('{ runs(first: 1, filter: { status: [TRAINING] }) { edges { node { id } } } }');
+    const runs: any = await client.query(
+      '{ runs(first: 1, filter: { status: [TRAINING] }) { edges { node { id } } } }',
+    );
     const runId: string = runs.runs.edges[0].node.id;
     client.close();
-    const sub = await subscribeCrowd(crowd, { group: 'memory', url, count: SUBSCRIBERS, query: ON_RUN_STATUS, variables: { runId } }, () =>
-      server.call<number>('listeners', { topic: 'runStatus' }),
+    const sub = await subscribeCrowd(
+      crowd,
+      { group: 'memory', url, count: SUBSCRIBERS, query: ON_RUN_STATUS, variables: { runId } },
+      () => server.call<number>('listeners', { topic: 'runStatus' }),
     );
     log(`${tsx ? 'tsx' : 'compiled'}: ${SUBSCRIBERS} subscribers connected in ${fmt(sub.connectMs / 1000, 1)} s`);
     // Every subscription delivers one event, so each has run its operation at least once.
-    const r = await crowd.call<{ received: number; reply: any }>('trigger', { group: 'memory', url: `${url}/graphql`, body: transitionBody(runId, 'collecting') });
-    if (r.reply.data?.transitionRun?.__typename !== 'TransitionRunPayload' || r.received !== SUBSCRIBERS) throw new Error(`the transition did not reach every subscriber: ${JSON.stringify(r.reply)}`);
+    const r = await crowd.call<{ received: number; reply: any }>('trigger', {
+      group: 'memory',
+      url: `${url}/graphql`,
+      body: transitionBody(runId, 'collecting'),
+    });
+    if (r.reply.data?.transitionRun?.__typename !== 'TransitionRunPayload' || r.received !== SUBSCRIBERS)
+      throw new Error(`the transition did not reach every subscriber: ${JSON.stringify(r.reply)}`);
     const beforeGc = residentBytes(server.pid);
     const loaded = await settle();
     await crowd.call('disconnect', { group: 'memory' });
-    log(`${tsx ? 'tsx' : 'compiled'}: idle ${fmt(idle.rss / MB, 1)} MB, worked ${fmt(worked.rss / MB, 1)} MB, with subscribers ${fmt(loaded.rss / MB, 1)} MB`);
+    log(
+      `${tsx ? 'tsx' : 'compiled'}: idle ${fmt(idle.rss / MB, 1)} MB, worked ${fmt(worked.rss / MB, 1)} MB, with subscribers ${fmt(loaded.rss / MB, 1)} MB`,
+    );
     return { idle, worked, loaded, beforeGc, perSubscriberKb: (loaded.rss - worked.rss) / SUBSCRIBERS / 1024 };
   } finally {
     await Promise.all([crowd.stop(), server.stop()]);
@@ -114,12 +133,22 @@ export const scenario: Scenario = {
         row('RSS, idle after start', asRun.idle),
         row('RSS, worked: pages and dashboards read', asRun.worked),
         row(`RSS, with ${SUBSCRIBERS.toLocaleString('en-US')} subscribers`, asRun.loaded),
-        { label: `RSS, with ${SUBSCRIBERS.toLocaleString('en-US')} subscribers before collecting garbage`, value: mb(asRun.beforeGc) },
+        {
+          label: `RSS, with ${SUBSCRIBERS.toLocaleString('en-US')} subscribers before collecting garbage`,
+          value: mb(asRun.beforeGc),
+        },
         { label: 'per subscriber', value: `${fmt(asRun.perSubscriberKb, 1)} KB` },
         row('through tsx (`npm run dev`): RSS idle after start', tsx.idle),
         row(`through tsx (\`npm run dev\`): RSS with ${SUBSCRIBERS.toLocaleString('en-US')} subscribers`, tsx.loaded),
       ],
-      checks: [{ name: `RSS with ${SUBSCRIBERS.toLocaleString('en-US')} subscribers / ${LIMIT_MB} MB (compiled, as \`npm start\` runs it)`, value: ratio, target: `≤ 1× (≤ ${LIMIT_MB} MB)`, pass: ratio <= 1 }],
+      checks: [
+        {
+          name: `RSS with ${SUBSCRIBERS.toLocaleString('en-US')} subscribers / ${LIMIT_MB} MB (compiled, as \`npm start\` runs it)`,
+          value: ratio,
+          target: `≤ 1× (≤ ${LIMIT_MB} MB)`,
+          pass: ratio <= 1,
+        },
+      ],
       notes,
     };
   },

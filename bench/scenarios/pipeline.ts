@@ -4,6 +4,7 @@
 // waves of maxConcurrentRollouts, the judge calls in waves of maxConcurrentJudgeCalls, and the
 // gradient steps the backend streamed one after another. Efficiency = critical path / wall time.
 import { join } from 'node:path';
+
 import { createApp } from '../../src/app';
 import { makeConfig, parseDatabaseUrl } from '../../src/config';
 import { startArtBackendSim } from '../../test/fixtures/art-backend-sim';
@@ -49,7 +50,11 @@ export const scenario: Scenario = {
     const app = await createApp(config);
     const url = `${await app.start(0)}/graphql`;
     const gql = async (query: string, variables: unknown) => {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
       const body = (await res.json()) as { data?: any; errors?: unknown };
       if (body.errors) throw new Error(JSON.stringify(body.errors));
       return body.data;
@@ -62,9 +67,17 @@ export const scenario: Scenario = {
         const project = `bench-${round}`;
         const created = await gql(CREATE, {
           input: {
-            modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName: project, taskDescription: 'Answer shipping questions',
-            numExamples: INPUTS, rolloutsPerGroup: ROLLOUTS, numEpochs: EPOCHS,
-            pipeline: { groupsPerStep: GROUPS_PER_STEP, maxConcurrentRollouts: MAX_ROLLOUTS, maxConcurrentJudgeCalls: MAX_JUDGE_CALLS },
+            modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+            projectName: project,
+            taskDescription: 'Answer shipping questions',
+            numExamples: INPUTS,
+            rolloutsPerGroup: ROLLOUTS,
+            numEpochs: EPOCHS,
+            pipeline: {
+              groupsPerStep: GROUPS_PER_STEP,
+              maxConcurrentRollouts: MAX_ROLLOUTS,
+              maxConcurrentJudgeCalls: MAX_JUDGE_CALLS,
+            },
           },
         });
         const id = created.createTrainingRun.run.id as string;
@@ -73,7 +86,8 @@ export const scenario: Scenario = {
         do {
           await new Promise((r) => setTimeout(r, 100));
           run = (await gql(DETAILS, { id })).run;
-          if (Date.now() > deadline) throw new Error(`the pipeline run did not finish within 2 minutes: ${JSON.stringify(run)}`);
+          if (Date.now() > deadline)
+            throw new Error(`the pipeline run did not finish within 2 minutes: ${JSON.stringify(run)}`);
         } while (!['COMPLETED', 'FAILED'].includes(run.status));
         if (run.status !== 'COMPLETED') throw new Error(`the pipeline run failed: ${run.error}`);
         const started = Date.parse(run.statusHistory.find((h: { to: string }) => h.to === 'GENERATING').at);
@@ -82,11 +96,17 @@ export const scenario: Scenario = {
         const steps = art.trainCalls.filter((c) => c.project === project && c.outcome === 'completed');
         const rolloutWaves = Math.ceil((GROUPS_PER_STEP * ROLLOUTS) / MAX_ROLLOUTS);
         const judgeWaves = Math.ceil(GROUPS_PER_STEP / MAX_JUDGE_CALLS);
-        const path = steps.reduce((sum, s) => sum + rolloutWaves * LATENCY.rollout + judgeWaves * LATENCY.judge + s.gradientSteps * LATENCY.gradientStep, 0);
+        const path = steps.reduce(
+          (sum, s) =>
+            sum + rolloutWaves * LATENCY.rollout + judgeWaves * LATENCY.judge + s.gradientSteps * LATENCY.gradientStep,
+          0,
+        );
         walls.push(wall);
         paths.push(path);
         efficiencies.push(path / wall);
-        ctx.log(`round ${round + 1}: ${steps.length} steps, wall ${fmt(wall / 1000)} s, critical path ${fmt(path / 1000)} s, efficiency ${fmt(path / wall)}`);
+        ctx.log(
+          `round ${round + 1}: ${steps.length} steps, wall ${fmt(wall / 1000)} s, critical path ${fmt(path / 1000)} s, efficiency ${fmt(path / wall)}`,
+        );
       }
     } finally {
       await app.stop();
@@ -107,7 +127,11 @@ export const scenario: Scenario = {
       checks: [{ name: 'critical path / wall time', value: efficiency, target: `≥ ${TARGET}`, pass }],
       notes: [
         `${INPUTS} inputs, ${GROUPS_PER_STEP} groups per step: ${(INPUTS / GROUPS_PER_STEP) * EPOCHS} steps; maxConcurrentRollouts ${MAX_ROLLOUTS}, maxConcurrentJudgeCalls ${MAX_JUDGE_CALLS}. Wall time runs from GENERATING to COMPLETED, as stored; input generation, registration and preparation answer at once in the simulators and count as overhead. Medians of ${ROUNDS} runs in one server.`,
-        ...(pass ? [] : [`Missed: ${fmt(overhead)} ms per run are spent outside the simulated latencies (storage of rollouts and scores, status transitions, and the per-step SQLite writes).`]),
+        ...(pass
+          ? []
+          : [
+              `Missed: ${fmt(overhead)} ms per run are spent outside the simulated latencies (storage of rollouts and scores, status transitions, and the per-step SQLite writes).`,
+            ]),
       ],
     };
   },

@@ -32,7 +32,12 @@ export const scenario: Scenario = {
   title: 'Read',
   measures: `requests/s of a dashboard query (20 runs with status and metrics) under ${CONNECTIONS} concurrent clients, against a minimal graphql-yoga server answering the same query over raw prepared statements (no ORM), and a bare graphql-yoga "hello" server, on the same machine`,
   async run(ctx) {
-    const data = await buildRunsDatabase(ctx.tempDir, { runs: 1000, perRun: 16, messageBytes: 200, name: 'read.sqlite' });
+    const data = await buildRunsDatabase(ctx.tempDir, {
+      runs: 1000,
+      perRun: 16,
+      messageBytes: 200,
+      name: 'read.sqlite',
+    });
     const atelier = await startWorker('atelier-server');
     const raw = await startWorker('raw-yoga');
     const bare = await startWorker('bare-yoga');
@@ -41,7 +46,10 @@ export const scenario: Scenario = {
       const atelierUrl = (await atelier.call<{ url: string }>('start', { databasePath: data.path })).url;
       const targets = {
         atelier: { url: atelierUrl, body: JSON.stringify({ query: DASHBOARD }) },
-        raw: { url: (await raw.call<{ url: string }>('start', { databasePath: data.path })).url, body: JSON.stringify({ query: DASHBOARD }) },
+        raw: {
+          url: (await raw.call<{ url: string }>('start', { databasePath: data.path })).url,
+          body: JSON.stringify({ query: DASHBOARD }),
+        },
         bare: { url: (await bare.call<{ url: string }>('start')).url, body: JSON.stringify({ query: HELLO }) },
         /** Not a target: Atelier answering the cheapest query, to split the gap into per-request and per-field work. */
         floor: { url: atelierUrl, body: JSON.stringify({ query: TYPENAME }) },
@@ -51,20 +59,29 @@ export const scenario: Scenario = {
       const responseBytes = (await dashboard.post(targets.atelier.body)).length;
       const dash = await dashboard.query(DASHBOARD);
       dashboard.close();
-      if (dash.runs.edges.length !== 20 || dash.runs.totalCount !== data.runs || !dash.runs.edges[0].node.metrics) throw new Error(`unexpected dashboard: ${JSON.stringify(dash).slice(0, 300)}`);
+      if (dash.runs.edges.length !== 20 || dash.runs.totalCount !== data.runs || !dash.runs.edges[0].node.metrics)
+        throw new Error(`unexpected dashboard: ${JSON.stringify(dash).slice(0, 300)}`);
       // The baseline must give the very same answer, or it would not be doing the same work.
       const rawClient = graphqlClient(targets.raw.url);
       const rawAnswer = await rawClient.post(targets.raw.body);
       rawClient.close();
-      if (JSON.stringify(JSON.parse(rawAnswer).data) !== JSON.stringify(dash)) throw new Error(`the raw baseline answers differently: ${rawAnswer.slice(0, 300)}`);
+      if (JSON.stringify(JSON.parse(rawAnswer).data) !== JSON.stringify(dash))
+        throw new Error(`the raw baseline answers differently: ${rawAnswer.slice(0, 300)}`);
       const helloClient = graphqlClient(targets.bare.url);
       const hello = await helloClient.post(targets.bare.body);
       helloClient.close();
       if (JSON.parse(hello).data?.hello !== 'world') throw new Error(`unexpected hello: ${hello}`);
 
       const shoot = async (name: keyof typeof targets, seconds: number) => {
-        const r = await load.call<LoadResult>('run', { url: `${targets[name].url}/graphql`, body: targets[name].body, connections: CONNECTIONS, seconds }, (seconds + 30) * 1000);
-        if (r.non2xx || r.errors || r.timeouts) throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts under load`);
+        const r = await load.call<LoadResult>(
+          'run',
+          { url: `${targets[name].url}/graphql`, body: targets[name].body, connections: CONNECTIONS, seconds },
+          (seconds + 30) * 1000,
+        );
+        if (r.non2xx || r.errors || r.timeouts)
+          throw new Error(
+            `${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts under load`,
+          );
         return r;
       };
       for (const name of NAMES) await shoot(name, WARMUP_SECONDS);
@@ -75,7 +92,9 @@ export const scenario: Scenario = {
           const name = NAMES[(k + round) % NAMES.length];
           runs[name].push(await shoot(name, SECONDS));
         }
-        ctx.log(`round ${round + 1}: ${NAMES.map((n) => `${n} ${fmt(runs[n][round].requestsPerSecond)} req/s`).join(', ')}`);
+        ctx.log(
+          `round ${round + 1}: ${NAMES.map((n) => `${n} ${fmt(runs[n][round].requestsPerSecond)} req/s`).join(', ')}`,
+        );
       }
       const rps = (name: Name) => runs[name].map((r) => r.requestsPerSecond);
       const p50 = (name: Name) => median(runs[name].map((r) => r.latencyP50));
@@ -94,16 +113,41 @@ export const scenario: Scenario = {
       return {
         status: 'measured',
         figures: [
-          { label: 'Atelier, dashboard query', value: `${fmt(median(rps('atelier')))} req/s (p25–p75 ${spread(rps('atelier'), 0)}), median latency ${fmt(p50('atelier'))} ms` },
-          { label: 'minimal graphql-yoga over raw prepared statements, dashboard query', value: `${fmt(median(rps('raw')))} req/s (p25–p75 ${spread(rps('raw'), 0)}), median latency ${fmt(p50('raw'))} ms` },
-          { label: 'bare graphql-yoga, `{ hello }`', value: `${fmt(median(rps('bare')))} req/s (p25–p75 ${spread(rps('bare'), 0)}), median latency ${fmt(p50('bare'))} ms` },
-          { label: 'Atelier, `{ __typename }` (for the breakdown)', value: `${fmt(median(rps('floor')))} req/s (p25–p75 ${spread(rps('floor'), 0)}), median latency ${fmt(p50('floor'))} ms` },
+          {
+            label: 'Atelier, dashboard query',
+            value: `${fmt(median(rps('atelier')))} req/s (p25–p75 ${spread(rps('atelier'), 0)}), median latency ${fmt(p50('atelier'))} ms`,
+          },
+          {
+            label: 'minimal graphql-yoga over raw prepared statements, dashboard query',
+            value: `${fmt(median(rps('raw')))} req/s (p25–p75 ${spread(rps('raw'), 0)}), median latency ${fmt(p50('raw'))} ms`,
+          },
+          {
+            label: 'bare graphql-yoga, `{ hello }`',
+            value: `${fmt(median(rps('bare')))} req/s (p25–p75 ${spread(rps('bare'), 0)}), median latency ${fmt(p50('bare'))} ms`,
+          },
+          {
+            label: 'Atelier, `{ __typename }` (for the breakdown)',
+            value: `${fmt(median(rps('floor')))} req/s (p25–p75 ${spread(rps('floor'), 0)}), median latency ${fmt(p50('floor'))} ms`,
+          },
           { label: 'Atelier dashboard / bare `{ hello }`', value: `${fmt(bareRatio)}× (the earlier target, ≥ 0.5×)` },
           { label: 'raw dashboard / bare `{ hello }`', value: `${fmt(pairedRatio(rps('raw'), rps('bare')))}×` },
-          { label: 'Atelier `{ __typename }` / bare `{ hello }`', value: `${fmt(pairedRatio(rps('floor'), rps('bare')))}×` },
-          { label: 'answer size', value: `${fmt(responseBytes / 1024, 1)} KB (dashboard), ${hello.length} bytes (\`{ hello }\`)` },
+          {
+            label: 'Atelier `{ __typename }` / bare `{ hello }`',
+            value: `${fmt(pairedRatio(rps('floor'), rps('bare')))}×`,
+          },
+          {
+            label: 'answer size',
+            value: `${fmt(responseBytes / 1024, 1)} KB (dashboard), ${hello.length} bytes (\`{ hello }\`)`,
+          },
         ],
-        checks: [{ name: 'Atelier / raw-SQL yoga, dashboard requests per second', value: ratio, target: `≥ ${TARGET}×`, pass: ratio >= TARGET }],
+        checks: [
+          {
+            name: 'Atelier / raw-SQL yoga, dashboard requests per second',
+            value: ratio,
+            target: `≥ ${TARGET}×`,
+            pass: ratio >= TARGET,
+          },
+        ],
         notes,
       };
     } finally {

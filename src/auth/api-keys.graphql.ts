@@ -7,8 +7,12 @@ import { scopeExtension, SCOPES, type Scope } from './scopes';
 import type { Viewer } from './viewer';
 
 export const ApiKeyScopeEnum = builder.enumType('ApiKeyScope', {
-  description: 'READ: queries and subscriptions. WRITE: also the run and ingestion mutations. ADMIN: also key management.',
-  values: Object.fromEntries(SCOPES.map((s) => [s.toUpperCase(), { value: s }])) as Record<Uppercase<Scope>, { value: Scope }>,
+  description:
+    'READ: queries and subscriptions. WRITE: also the run and ingestion mutations. ADMIN: also key management.',
+  values: Object.fromEntries(SCOPES.map((s) => [s.toUpperCase(), { value: s }])) as Record<
+    Uppercase<Scope>,
+    { value: Scope }
+  >,
 });
 
 export const ApiKeyRef = builder.objectRef<ApiKey>('ApiKey').implement({
@@ -18,7 +22,12 @@ export const ApiKeyRef = builder.objectRef<ApiKey>('ApiKey').implement({
     name: t.exposeString('name'),
     scope: t.field({ type: ApiKeyScopeEnum, resolve: (k) => k.scope }),
     createdAt: t.field({ type: 'DateTime', resolve: (k) => k.createdAt }),
-    lastUsedAt: t.field({ type: 'DateTime', nullable: true, description: 'Updated at most once a minute.', resolve: (k) => k.lastUsedAt }),
+    lastUsedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Updated at most once a minute.',
+      resolve: (k) => k.lastUsedAt,
+    }),
     revokedAt: t.field({ type: 'DateTime', nullable: true, resolve: (k) => k.revokedAt }),
   }),
 });
@@ -26,19 +35,29 @@ export const ApiKeyRef = builder.objectRef<ApiKey>('ApiKey').implement({
 const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
   description: 'Who the server takes the caller to be.',
   fields: (t) => ({
-    authenticated: t.boolean({ description: 'Whether a valid API key was presented.', resolve: (v) => v.kind === 'key' }),
+    authenticated: t.boolean({
+      description: 'Whether a valid API key was presented.',
+      resolve: (v) => v.kind === 'key',
+    }),
     scope: t.field({
       type: ApiKeyScopeEnum,
       description: "What the caller may do: the key's scope, or ADMIN when Atelier runs open.",
       resolve: (v) => (v.kind === 'key' ? v.key.scope : 'admin'),
     }),
     keyName: t.string({ nullable: true, resolve: (v) => (v.kind === 'key' ? v.key.name : null) }),
-    openAccess: t.boolean({ description: 'True when Atelier runs without requiring keys.', resolve: (v) => v.kind === 'open' }),
+    openAccess: t.boolean({
+      description: 'True when Atelier runs without requiring keys.',
+      resolve: (v) => v.kind === 'open',
+    }),
   }),
 });
 
 builder.queryFields((t) => ({
-  viewer: t.field({ type: ViewerRef, description: 'Who you are to Atelier and what you may do.', resolve: (_r, _a, ctx) => ctx.viewer }),
+  viewer: t.field({
+    type: ViewerRef,
+    description: 'Who you are to Atelier and what you may do.',
+    resolve: (_r, _a, ctx) => ctx.viewer,
+  }),
   apiKeys: t.field({
     type: [ApiKeyRef],
     description: 'Every API key, newest first, revoked ones included. Needs an admin key.',
@@ -50,7 +69,10 @@ builder.queryFields((t) => ({
 const CreateApiKeyPayload = builder.objectRef<{ key: ApiKey; token: string }>('CreateApiKeyPayload').implement({
   fields: (t) => ({
     apiKey: t.field({ type: ApiKeyRef, resolve: (p) => p.key }),
-    secret: t.string({ description: 'The whole key, to send as "Authorization: Bearer <secret>". Shown this once only.', resolve: (p) => p.token }),
+    secret: t.string({
+      description: 'The whole key, to send as "Authorization: Bearer <secret>". Shown this once only.',
+      resolve: (p) => p.token,
+    }),
   }),
 });
 
@@ -64,16 +86,20 @@ builder.mutationFields((t) => ({
       name: t.arg.string({ required: true, validate: { maxLength: 100 } }),
       scope: t.arg({ type: ApiKeyScopeEnum, required: true }),
     },
-    resolve: (_r, args, ctx) => ctx.services.apiKeys.create({ name: args.name, scope: args.scope }, { keepAdmin: true }),
+    resolve: (_r, args, ctx) =>
+      ctx.services.apiKeys.create({ name: args.name, scope: args.scope }, { keepAdmin: true }),
   }),
   revokeApiKey: t.field({
     type: builder.objectRef<{ key: ApiKey }>('RevokeApiKeyPayload').implement({
       fields: (f) => ({ apiKey: f.field({ type: ApiKeyRef, resolve: (p) => p.key }) }),
     }),
-    description: 'Revokes a key by id (or by name): requests with it are refused from now on and the subscriptions it opened are closed. Needs an admin key.',
+    description:
+      'Revokes a key by id (or by name): requests with it are refused from now on and the subscriptions it opened are closed. Needs an admin key.',
     extensions: scopeExtension('admin'),
     errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
     args: { id: t.arg.id({ required: true, validate: { maxLength: 200 } }) },
-    resolve: async (_r, args, ctx) => ({ key: await ctx.services.apiKeys.revoke(String(args.id), { keepAdmin: true }) }),
+    resolve: async (_r, args, ctx) => ({
+      key: await ctx.services.apiKeys.revoke(String(args.id), { keepAdmin: true }),
+    }),
   }),
 }));

@@ -1,5 +1,6 @@
 // Queries over api_keys. Reads only: every write goes through ApiKeysService and the write queue.
 import { In, IsNull, type DataSource } from 'typeorm';
+
 import { ApiKeyEntity, type ApiKeyRow } from '../db/entities';
 
 export class ApiKeysRepo {

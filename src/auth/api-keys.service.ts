@@ -2,6 +2,7 @@
 // serialized write queue like every other write; last_used_at is written at most once per interval
 // per key, so authenticated reads do not turn into writes.
 import { IsNull } from 'typeorm';
+
 import type { Database } from '../db/data-source';
 import { ApiKeyEntity, type ApiKeyRow } from '../db/entities';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
@@ -37,7 +38,11 @@ export function apiKeyFromRow(row: ApiKeyRow): ApiKey {
 export function validateKeyInput(name: string, scope: string): { name: string; scope: Scope } {
   const issues = [];
   if (!KEY_NAME_PATTERN.test(name)) {
-    issues.push({ field: 'name', rule: 'format', message: 'must be 1–100 letters, digits, spaces or . _ : @ / -, starting with a letter or digit' });
+    issues.push({
+      field: 'name',
+      rule: 'format',
+      message: 'must be 1–100 letters, digits, spaces or . _ : @ / -, starting with a letter or digit',
+    });
   }
   if (!isScope(scope)) issues.push({ field: 'scope', rule: 'enum', message: 'must be read, write or admin' });
   if (issues.length) throw new ValidationError(issues);
@@ -65,7 +70,10 @@ export class ApiKeysService {
    * there turns keys on, and a read or write key alone would lock everyone out of key management.
    * (`npm run keys` opens the database itself and can always make another.)
    */
-  async create(input: { name: string; scope: string }, options: { keepAdmin?: boolean } = {}): Promise<{ key: ApiKey; token: string }> {
+  async create(
+    input: { name: string; scope: string },
+    options: { keepAdmin?: boolean } = {},
+  ): Promise<{ key: ApiKey; token: string }> {
     const { name, scope } = validateKeyInput(input.name, input.scope);
     const material = generateKey();
     const row = await this.db.writes.run(async (tx) => {
@@ -81,7 +89,15 @@ export class ApiKeysService {
         throw new ConflictError(`an active key named "${name}" already exists; revoke it first or choose another name`);
       }
       return keys.save(
-        keys.create({ keyId: material.keyId, name, scope, secretHash: hashSecret(material.secret), createdAt: new Date().toISOString(), lastUsedAt: null, revokedAt: null }),
+        keys.create({
+          keyId: material.keyId,
+          name,
+          scope,
+          secretHash: hashSecret(material.secret),
+          createdAt: new Date().toISOString(),
+          lastUsedAt: null,
+          revokedAt: null,
+        }),
       );
     });
     this.everMade = true;
@@ -93,11 +109,19 @@ export class ApiKeysService {
     const keyId = parseKey(idNameOrKey)?.keyId ?? (/^[0-9a-f]{16}$/.test(idNameOrKey) ? idNameOrKey : null);
     const row = await this.db.writes.run(async (tx) => {
       const keys = tx.em.getRepository(ApiKeyEntity);
-      const found = keyId ? await keys.findOneBy({ keyId }) : await keys.findOne({ where: { name: idNameOrKey, revokedAt: IsNull() }, order: { id: 'DESC' } });
+      const found = keyId
+        ? await keys.findOneBy({ keyId })
+        : await keys.findOne({ where: { name: idNameOrKey, revokedAt: IsNull() }, order: { id: 'DESC' } });
       if (!found) throw new NotFoundError('ApiKey', idNameOrKey.slice(0, 100));
       if (found.revokedAt) return found;
-      if (options.keepAdmin && found.scope === 'admin' && (await keys.countBy({ scope: 'admin', revokedAt: IsNull() })) === 1) {
-        throw new ConflictError(`"${found.name}" is the last active admin key: make another admin key first, or revoke it with \`npm run keys -- revoke\``);
+      if (
+        options.keepAdmin &&
+        found.scope === 'admin' &&
+        (await keys.countBy({ scope: 'admin', revokedAt: IsNull() })) === 1
+      ) {
+        throw new ConflictError(
+          `"${found.name}" is the last active admin key: make another admin key first, or revoke it with \`npm run keys -- revoke\``,
+        );
       }
       found.revokedAt = new Date().toISOString();
       await keys.update({ id: found.id }, { revokedAt: found.revokedAt });
@@ -162,6 +186,10 @@ export class ApiKeysService {
     const at = new Date(now).toISOString();
     this.db.writes
       .run((tx) => tx.em.getRepository(ApiKeyEntity).update({ keyId: key.keyId }, { lastUsedAt: at }))
-      .catch((err) => this.options.logger?.warn(`could not record the last use of key ${key.keyId}: ${err instanceof Error ? err.message : err}`));
+      .catch((err) =>
+        this.options.logger?.warn(
+          `could not record the last use of key ${key.keyId}: ${err instanceof Error ? err.message : err}`,
+        ),
+      );
   }
 }

@@ -57,12 +57,16 @@ export function createAuthenticator(keys: ApiKeysService, keysRequired: () => Pr
   return async (credentials) => {
     const address = credentials.address ?? 'unknown';
     const token = presentedKey(credentials);
-    if (token === '') return { kind: 'anonymous', address, problem: 'credentials must be "Authorization: Bearer <API key>"' };
+    if (token === '')
+      return { kind: 'anonymous', address, problem: 'credentials must be "Authorization: Bearer <API key>"' };
     if (token != null) {
       const result = await keys.verify(token);
-      return result.ok ? { kind: 'key', key: result.key, address } : { kind: 'anonymous', address, problem: result.problem };
+      return result.ok
+        ? { kind: 'key', key: result.key, address }
+        : { kind: 'anonymous', address, problem: result.problem };
     }
-    if (await keysRequired()) return { kind: 'anonymous', address, problem: 'an API key is required: send "Authorization: Bearer <API key>"' };
+    if (await keysRequired())
+      return { kind: 'anonymous', address, problem: 'an API key is required: send "Authorization: Bearer <API key>"' };
     return { kind: 'open', address };
   };
 }

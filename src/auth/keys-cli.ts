@@ -3,6 +3,7 @@
 // so `KEY=$(npm run -s keys -- create --name ci --scope write)` captures it; everything else goes
 // to stderr. The server notices new and revoked keys without a restart.
 import { parseArgs } from 'node:util';
+
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/data-source';
 import { AtelierError } from '../errors';
@@ -23,13 +24,22 @@ export interface CliIo {
 const consoleIo: CliIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
 
 /** Runs one command; resolves to the exit code. */
-export async function runKeysCli(argv: string[], env: Record<string, string | undefined> = process.env, io: CliIo = consoleIo): Promise<number> {
+export async function runKeysCli(
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+  io: CliIo = consoleIo,
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { name: { type: 'string' }, scope: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        name: { type: 'string' },
+        scope: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (err) {
     io.err(`${err instanceof Error ? err.message : err}\n\n${USAGE}`);
@@ -60,24 +70,35 @@ export async function runKeysCli(argv: string[], env: Record<string, string | un
     const keys = new ApiKeysService(db, { lastUsedWriteIntervalMs: config.auth.lastUsedWriteIntervalMs });
     if (command === 'create') {
       const { key, token } = await keys.create({ name: values.name!, scope: values.scope! });
-      io.err(`Made API key "${key.name}" (id ${key.keyId}, scope ${key.scope}). It is shown this once; Atelier keeps only a hash:`);
+      io.err(
+        `Made API key "${key.name}" (id ${key.keyId}, scope ${key.scope}). It is shown this once; Atelier keeps only a hash:`,
+      );
       io.out(token);
-      io.err('Send it as "Authorization: Bearer <key>" (HTTP, SSE) or connectionParams { Authorization: "Bearer <key>" } (graphql-ws).');
+      io.err(
+        'Send it as "Authorization: Bearer <key>" (HTTP, SSE) or connectionParams { Authorization: "Bearer <key>" } (graphql-ws).',
+      );
     } else if (command === 'list') {
       const all = await keys.list();
       if (values.json) io.out(JSON.stringify(all));
       else if (all.length === 0) io.err('No API keys yet.');
       else {
         io.out(['ID', 'NAME', 'SCOPE', 'CREATED', 'LAST USED', 'REVOKED'].join('\t'));
-        for (const k of all) io.out([k.keyId, k.name, k.scope, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-'].join('\t'));
+        for (const k of all)
+          io.out([k.keyId, k.name, k.scope, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-'].join('\t'));
       }
     } else {
       const key = await keys.revoke(rest[0]);
-      io.err(`Revoked API key "${key.name}" (id ${key.keyId}) at ${key.revokedAt}. Running servers refuse it now and close its subscriptions within seconds.`);
+      io.err(
+        `Revoked API key "${key.name}" (id ${key.keyId}) at ${key.revokedAt}. Running servers refuse it now and close its subscriptions within seconds.`,
+      );
     }
     return 0;
   } catch (err) {
-    io.err(err instanceof AtelierError ? `${err.code}: ${err.message}` : `error: ${err instanceof Error ? err.message : err}`);
+    io.err(
+      err instanceof AtelierError
+        ? `${err.code}: ${err.message}`
+        : `error: ${err instanceof Error ? err.message : err}`,
+    );
     return 1;
   } finally {
     await db.close();

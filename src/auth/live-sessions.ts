@@ -4,6 +4,7 @@
 // a periodic check of the keys that have live sessions.
 import { GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+
 import type { Context } from '../context';
 
 /** graphql-ws close code for a revoked key: the client does not retry with the same key. */
@@ -156,15 +157,16 @@ export class LiveSessions {
   }
 
   /** Checks every intervalMs whether keys with live sessions were revoked elsewhere. */
-  watch(invalidAmong: (keyIds: string[]) => Promise<string[]>, intervalMs: number, onError: (err: unknown) => void): void {
+  watch(
+    invalidAmong: (keyIds: string[]) => Promise<string[]>,
+    intervalMs: number,
+    onError: (err: unknown) => void,
+  ): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
       const ids = this.keyIds();
       if (ids.length === 0) return;
-      invalidAmong(ids).then(
-        (invalid) => invalid.forEach((id) => void this.revoke(id)),
-        onError,
-      );
+      invalidAmong(ids).then((invalid) => invalid.forEach((id) => void this.revoke(id)), onError);
     }, intervalMs);
     this.timer.unref();
   }

@@ -4,10 +4,14 @@
 //   AUTH=required: keys always; refuses to start while no key is active.
 //   AUTH=open: never requires keys (a presented key is still checked); loud on a non-loopback address.
 import { isIP } from 'node:net';
+
 import type { AuthMode } from '../config';
 
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (isIP(h) === 4) return h.startsWith('127.');
   if (isIP(h) === 6) return h === '::1' || /^::ffff:127\./.test(h) || /^0{0,4}(:0{0,4}){6}:0{0,3}1$/.test(h);
@@ -42,7 +46,11 @@ export function decideStartup(f: StartupFacts): StartupDecision {
   const where = `${f.host}:${f.port}`;
   if (f.mode === 'open') {
     return loopback
-      ? { start: true, level: 'warn', message: `AUTH=open: running without API keys on ${where}; anyone on this machine may read, write and manage keys.` }
+      ? {
+          start: true,
+          level: 'warn',
+          message: `AUTH=open: running without API keys on ${where}; anyone on this machine may read, write and manage keys.`,
+        }
       : {
           start: true,
           level: 'warn',
@@ -52,7 +60,10 @@ export function decideStartup(f: StartupFacts): StartupDecision {
         };
   }
   if (f.activeKeys === 0 && (f.mode === 'required' || !loopback)) {
-    const why = f.mode === 'required' ? 'AUTH=required but no API key is active' : `HOST=${f.host} is not a loopback address and no API key is active`;
+    const why =
+      f.mode === 'required'
+        ? 'AUTH=required but no API key is active'
+        : `HOST=${f.host} is not a loopback address and no API key is active`;
     return {
       start: false,
       level: 'error',
@@ -69,7 +80,11 @@ export function decideStartup(f: StartupFacts): StartupDecision {
     };
   }
   if (f.activeKeys === 0) {
-    return { start: true, level: 'warn', message: `API keys are required on ${where} and none is active: every request will be refused until one is made with \`${MAKE_KEY}\`.` };
+    return {
+      start: true,
+      level: 'warn',
+      message: `API keys are required on ${where} and none is active: every request will be refused until one is made with \`${MAKE_KEY}\`.`,
+    };
   }
   return { start: true, level: 'info', message: `API keys required (${f.activeKeys} active).` };
 }

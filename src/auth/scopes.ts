@@ -1,7 +1,16 @@
 // What each scope allows, and which scope an operation needs. The rule lives here and is enforced
 // in one place (use-scopes.ts): queries and subscriptions need `read`, mutations need `write`, and
 // a root field may ask for more with the Pothos field extension `{ scope: 'admin' }`.
-import { getNamedType, isObjectType, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  getNamedType,
+  isObjectType,
+  Kind,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 
 export const SCOPES = ['read', 'write', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -44,7 +53,11 @@ export function rootFields(operation: OperationDefinitionNode, document: Documen
 }
 
 /** The scope an operation needs: the highest its root fields ask for. */
-export function requiredScope(schema: GraphQLSchema, operation: OperationDefinitionNode, document: DocumentNode): Scope {
+export function requiredScope(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  document: DocumentNode,
+): Scope {
   const base: Scope = operation.operation === 'mutation' ? 'write' : 'read';
   const root = schema.getRootType(operation.operation);
   if (!root || !isObjectType(getNamedType(root))) return base;

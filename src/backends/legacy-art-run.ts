@@ -5,15 +5,35 @@
 // Read at: OpenPipe/ART 779559fd0c68ce073cbd041447f88aacf1d9f585 (0.3.11 era) and JRMeyer/ART history
 // (0.3.11 126fa27, 0.4.12 e3f7968, 0.5.0 fe5bd7d, 0.5.3 08c4c29: src/art/cli.py, model.py, types.py,
 // trajectories.py), pmukeshreddy/ART a470ba4453f0ce43602ef7f3bd0a4e8a8fd73405 (0.5.9).
-import { callJson, callWithRetry, getJson, ProviderError } from '../providers/http';
 import { currentMetricNames } from '../domain/train-metrics';
+import { callJson, callWithRetry, getJson, ProviderError } from '../providers/http';
 import { readNdjson } from './ndjson';
 import type { BackendClientOptions } from './options';
-import { reachableFrom, TrainingCallError, type ArtTrajectoryGroup, type BackendHealth, type InferenceTarget, type TrainConfig, type TrainableModel, type TrainingBackend } from './types';
+import {
+  reachableFrom,
+  TrainingCallError,
+  type ArtTrajectoryGroup,
+  type BackendHealth,
+  type InferenceTarget,
+  type TrainableModel,
+  type TrainConfig,
+  type TrainingBackend,
+} from './types';
 
 function modelJson(m: TrainableModel) {
   // Fields of ART's TrainableModel; pydantic ignores the ones an older version lacks.
-  return { name: m.name, project: m.project, entity: null, id: null, config: null, trainable: true, base_model: m.base_model, inference_api_key: null, inference_base_url: null, inference_model_name: null };
+  return {
+    name: m.name,
+    project: m.project,
+    entity: null,
+    id: null,
+    config: null,
+    trainable: true,
+    base_model: m.base_model,
+    inference_api_key: null,
+    inference_base_url: null,
+    inference_model_name: null,
+  };
 }
 
 interface OpenApiSchema {
@@ -32,13 +52,22 @@ export function detectArtRunVersion(doc: OpenApiDoc, backendName: string): { ver
   const model = schemas.find((s) => s.properties && 'base_model' in s.properties && 'name' in s.properties);
   const worker = `run the Atelier worker (worker/README.md) next to ART's LocalBackend on that machine and set ART_BACKENDS=${backendName}=worker+http://<gpu-box>:7998`;
   if (!paths.includes('/_train_model')) {
-    return { version: 'newer than 0.5.9 (no /_train_model)', refusal: `this ART server (version newer than 0.5.9: its \`art run\` serves no /_train_model) cannot train over HTTP; ${worker}` };
+    return {
+      version: 'newer than 0.5.9 (no /_train_model)',
+      refusal: `this ART server (version newer than 0.5.9: its \`art run\` serves no /_train_model) cannot train over HTTP; ${worker}`,
+    };
   }
   if (paths.includes('/_delete_checkpoint_files') || !paths.includes('/_log')) {
-    return { version: '0.5.9-style (/_delete_checkpoint_files, no /_log)', refusal: `this ART server (version 0.5.9 or close: /_delete_checkpoint_files, no /_log) cannot train what Atelier sends over HTTP (a choice sent as JSON stays a dict and breaks tokenization; checkpoints are served as name@step); ${worker}` };
+    return {
+      version: '0.5.9-style (/_delete_checkpoint_files, no /_log)',
+      refusal: `this ART server (version 0.5.9 or close: /_delete_checkpoint_files, no /_log) cannot train what Atelier sends over HTTP (a choice sent as JSON stays a dict and breaks tokenization; checkpoints are served as name@step); ${worker}`,
+    };
   }
   if (trajectory?.properties && 'auto_metrics' in trajectory.properties) {
-    return { version: '0.5.1 or later', refusal: `this ART server (version 0.5.1 or later: Trajectory has auto_metrics) cannot be trusted to train over HTTP (from 0.5.3 a choice sent as JSON stays a dict and breaks tokenization, and 0.5.1–0.5.2 cannot be told apart from it); ${worker}` };
+    return {
+      version: '0.5.1 or later',
+      refusal: `this ART server (version 0.5.1 or later: Trajectory has auto_metrics) cannot be trusted to train over HTTP (from 0.5.3 a choice sent as JSON stays a dict and breaks tokenization, and 0.5.1–0.5.2 cannot be told apart from it); ${worker}`,
+    };
   }
   const version = model?.properties && 'entity' in model.properties ? '0.4.12–0.5.0' : '0.3.x–0.4.11';
   return { version, refusal: null };
@@ -59,7 +88,12 @@ export class LegacyArtRunBackend implements TrainingBackend {
   }
 
   private call<T>(path: string, body: unknown, signal?: AbortSignal, timeoutMs = this.opts.timeoutMs): Promise<T> {
-    return callJson<T>(this.url(path), body, { timeoutMs, retry: this.opts.retry, signal, what: `ART backend ${path}` });
+    return callJson<T>(this.url(path), body, {
+      timeoutMs,
+      retry: this.opts.retry,
+      signal,
+      what: `ART backend ${path}`,
+    });
   }
 
   /** Detected once per process (again after a failure): a server does not change version under a running Atelier without restarting. */
@@ -74,10 +108,19 @@ export class LegacyArtRunBackend implements TrainingBackend {
   private async detect(signal?: AbortSignal): Promise<BackendHealth> {
     let doc: OpenApiDoc;
     try {
-      doc = await getJson<OpenApiDoc>(this.url('/openapi.json'), { timeoutMs: this.opts.timeoutMs, retry: this.opts.retry, signal, what: `ART backend ${this.name} /openapi.json` });
+      doc = await getJson<OpenApiDoc>(this.url('/openapi.json'), {
+        timeoutMs: this.opts.timeoutMs,
+        retry: this.opts.retry,
+        signal,
+        what: `ART backend ${this.name} /openapi.json`,
+      });
     } catch (err) {
       if (err instanceof ProviderError && err.status === 404) {
-        throw new ProviderError(`ART backend ${this.name}: ${this.opts.baseUrl} serves no /openapi.json, so it is not ART's \`art run\` (an Atelier worker is configured as ${this.name}=worker+${this.opts.baseUrl})`, 404, false);
+        throw new ProviderError(
+          `ART backend ${this.name}: ${this.opts.baseUrl} serves no /openapi.json, so it is not ART's \`art run\` (an Atelier worker is configured as ${this.name}=worker+${this.opts.baseUrl})`,
+          404,
+          false,
+        );
       }
       throw err;
     }
@@ -89,9 +132,18 @@ export class LegacyArtRunBackend implements TrainingBackend {
   async prepare(model: TrainableModel, signal?: AbortSignal): Promise<InferenceTarget> {
     await this.health(signal);
     await this.call('/register', modelJson(model), signal);
-    const answer = await this.call<unknown>('/_prepare_backend_for_training', { model: modelJson(model), config: null }, signal, this.opts.prepareTimeoutMs);
+    const answer = await this.call<unknown>(
+      '/_prepare_backend_for_training',
+      { model: modelJson(model), config: null },
+      signal,
+      this.opts.prepareTimeoutMs,
+    );
     if (!Array.isArray(answer) || typeof answer[0] !== 'string') {
-      throw new ProviderError(`ART backend /_prepare_backend_for_training: expected [base_url, api_key], got ${JSON.stringify(answer).slice(0, 200)}`, 200, false);
+      throw new ProviderError(
+        `ART backend /_prepare_backend_for_training: expected [base_url, api_key], got ${JSON.stringify(answer).slice(0, 200)}`,
+        200,
+        false,
+      );
     }
     return {
       // vLLM listens on 0.0.0.0 on the GPU machine: reach it through the backend's own host.
@@ -104,25 +156,52 @@ export class LegacyArtRunBackend implements TrainingBackend {
 
   async currentStep(model: TrainableModel, signal?: AbortSignal): Promise<number> {
     const step = await this.call<unknown>('/_get_step', modelJson(model), signal);
-    if (typeof step !== 'number' || !Number.isInteger(step) || step < 0) throw new ProviderError(`ART backend /_get_step: expected a step number, got ${JSON.stringify(step)}`, 200, false);
+    if (typeof step !== 'number' || !Number.isInteger(step) || step < 0)
+      throw new ProviderError(
+        `ART backend /_get_step: expected a step number, got ${JSON.stringify(step)}`,
+        200,
+        false,
+      );
     return step;
   }
 
   /** One attempt: the pipeline's train stage decides about retries (it knows whether the stream had started). */
-  async train(model: TrainableModel, groups: ArtTrajectoryGroup[], config: TrainConfig, onGradientStep: (values: Record<string, number>) => void, signal?: AbortSignal): Promise<{ step: number | null }> {
+  async train(
+    model: TrainableModel,
+    groups: ArtTrajectoryGroup[],
+    config: TrainConfig,
+    onGradientStep: (values: Record<string, number>) => void,
+    signal?: AbortSignal,
+  ): Promise<{ step: number | null }> {
     const what = `ART backend /_train_model`;
     let lines = 0;
     try {
       const res = await callWithRetry(
         this.url('/_train_model'),
-        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: modelJson(model), trajectory_groups: groups, config, dev_config: {}, verbose: false }) },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            model: modelJson(model),
+            trajectory_groups: groups,
+            config,
+            dev_config: {},
+            verbose: false,
+          }),
+        },
         // The answer starts once training starts; the idle timeout covers the stream.
         { timeoutMs: this.opts.streamIdleMs, retry: { ...this.opts.retry, attempts: 1 }, signal, what },
       );
-      await readNdjson(res, this.opts.streamIdleMs, what, (line) => {
-        lines++;
-        onGradientStep(currentMetricNames(line));
-      }, signal);
+      await readNdjson(
+        res,
+        this.opts.streamIdleMs,
+        what,
+        (line) => {
+          lines++;
+          onGradientStep(currentMetricNames(line));
+        },
+        signal,
+      );
     } catch (err) {
       if (err instanceof ProviderError) throw new TrainingCallError(err.message, err.status, err.transient, lines > 0);
       throw err;

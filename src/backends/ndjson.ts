@@ -5,7 +5,13 @@ import { AbortedError, ProviderError } from '../providers/http';
  * Calls onLine with each parsed line. A silence longer than idleMs, a broken connection or a line that
  * is not a JSON object throws ProviderError (transient for silence and breaks); the signal throws AbortedError.
  */
-export async function readNdjson(res: Response, idleMs: number, what: string, onLine: (line: Record<string, unknown>) => void, signal?: AbortSignal): Promise<void> {
+export async function readNdjson(
+  res: Response,
+  idleMs: number,
+  what: string,
+  onLine: (line: Record<string, unknown>) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   if (!res.body) throw new ProviderError(`${what}: no response body`, res.status, false);
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
@@ -18,7 +24,8 @@ export async function readNdjson(res: Response, idleMs: number, what: string, on
     } catch {
       throw new ProviderError(`${what}: a stream line is not JSON: ${line.slice(0, 200)}`, 200, false);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ProviderError(`${what}: a stream line is not a JSON object: ${line.slice(0, 200)}`, 200, false);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new ProviderError(`${what}: a stream line is not a JSON object: ${line.slice(0, 200)}`, 200, false);
     onLine(parsed as Record<string, unknown>);
   };
   try {
@@ -41,14 +48,22 @@ export async function readNdjson(res: Response, idleMs: number, what: string, on
   }
 }
 
-async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number, what: string, signal?: AbortSignal) {
+async function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  ms: number,
+  what: string,
+  signal?: AbortSignal,
+) {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {
     return await Promise.race([
       reader.read(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ProviderError(`${what}: no training progress for ${Math.round(ms / 1000)} s`, null, true)), ms);
+        timer = setTimeout(
+          () => reject(new ProviderError(`${what}: no training progress for ${Math.round(ms / 1000)} s`, null, true)),
+          ms,
+        );
       }),
       new Promise<never>((_, reject) => {
         if (!signal) return;

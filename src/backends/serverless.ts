@@ -8,11 +8,18 @@
 // preview job API, still present next to the newer native-run API), pmukeshreddy/ART
 // a470ba4453f0ce43602ef7f3bd0a4e8a8fd73405 src/art/serverless/backend.py (0.5.9: _train_model,
 // _get_step, _model_inference_name with :stepN) and JRMeyer/ART 8c905c8bd3fc67602dcaa4657873d5e22a038aa9.
-import { callJson, callWithRetry, getJson, ProviderError } from '../providers/http';
 import { currentMetricNames, GRADIENT_STEPS_KEY } from '../domain/train-metrics';
-import { pause } from '../providers/http';
+import { callJson, callWithRetry, getJson, pause, ProviderError } from '../providers/http';
 import type { BackendClientOptions } from './options';
-import { TrainingCallError, type ArtTrajectoryGroup, type BackendHealth, type InferenceTarget, type TrainConfig, type TrainableModel, type TrainingBackend } from './types';
+import {
+  TrainingCallError,
+  type ArtTrajectoryGroup,
+  type BackendHealth,
+  type InferenceTarget,
+  type TrainableModel,
+  type TrainConfig,
+  type TrainingBackend,
+} from './types';
 
 export const WANDB_TRAINING_URL = 'https://api.training.wandb.ai/v1';
 
@@ -64,11 +71,18 @@ export class ServerlessBackend implements TrainingBackend {
   }
 
   private get<T>(path: string, signal?: AbortSignal): Promise<T> {
-    return getJson<T>(this.url(path), { timeoutMs: this.opts.timeoutMs, retry: this.opts.retry, signal, headers: this.auth, what: this.what(path) });
+    return getJson<T>(this.url(path), {
+      timeoutMs: this.opts.timeoutMs,
+      retry: this.opts.retry,
+      signal,
+      headers: this.auth,
+      what: this.what(path),
+    });
   }
 
   async health(): Promise<BackendHealth> {
-    if (!this.opts.apiKey) throw new ProviderError(`W&B Training API (${this.name}): WANDB_API_KEY is not set`, null, false);
+    if (!this.opts.apiKey)
+      throw new ProviderError(`W&B Training API (${this.name}): WANDB_API_KEY is not set`, null, false);
     return { kind: this.kind, version: `W&B Training API at ${this.opts.baseUrl} (preview training jobs)` };
   }
 
@@ -79,10 +93,27 @@ export class ServerlessBackend implements TrainingBackend {
     if (!found) {
       found = callJson<WandbModel>(
         this.url('/preview/models'),
-        { entity: this.opts.entity ?? null, project: model.project, name: model.name, base_model: model.base_model, return_existing: true },
-        { timeoutMs: this.opts.timeoutMs, retry: this.opts.retry, signal, headers: this.auth, what: this.what('/preview/models') },
+        {
+          entity: this.opts.entity ?? null,
+          project: model.project,
+          name: model.name,
+          base_model: model.base_model,
+          return_existing: true,
+        },
+        {
+          timeoutMs: this.opts.timeoutMs,
+          retry: this.opts.retry,
+          signal,
+          headers: this.auth,
+          what: this.what('/preview/models'),
+        },
       ).then((m) => {
-        if (typeof m?.id !== 'string' || typeof m.entity !== 'string') throw new ProviderError(`${this.what('/preview/models')}: unexpected answer ${JSON.stringify(m).slice(0, 200)}`, 200, false);
+        if (typeof m?.id !== 'string' || typeof m.entity !== 'string')
+          throw new ProviderError(
+            `${this.what('/preview/models')}: unexpected answer ${JSON.stringify(m).slice(0, 200)}`,
+            200,
+            false,
+          );
         return m;
       });
       this.models.set(key, found);
@@ -105,9 +136,17 @@ export class ServerlessBackend implements TrainingBackend {
 
   async currentStep(model: TrainableModel, signal?: AbortSignal): Promise<number> {
     const m = await this.model(model, signal);
-    const page = await this.get<Page<{ step: number }>>(`/preview/models/${encodeURIComponent(m.id)}/checkpoints?limit=1&order=desc`, signal);
+    const page = await this.get<Page<{ step: number }>>(
+      `/preview/models/${encodeURIComponent(m.id)}/checkpoints?limit=1&order=desc`,
+      signal,
+    );
     const step = page?.data?.[0]?.step ?? 0;
-    if (typeof step !== 'number' || !Number.isInteger(step) || step < 0) throw new ProviderError(`${this.what('/preview/models/checkpoints')}: unexpected step ${JSON.stringify(step)}`, 200, false);
+    if (typeof step !== 'number' || !Number.isInteger(step) || step < 0)
+      throw new ProviderError(
+        `${this.what('/preview/models/checkpoints')}: unexpected step ${JSON.stringify(step)}`,
+        200,
+        false,
+      );
     return step;
   }
 
@@ -116,7 +155,13 @@ export class ServerlessBackend implements TrainingBackend {
    * retries only after checking that no checkpoint appeared), then follows its events until it ends.
    * Once the job exists, a failure to read its events is not retried by creating another job.
    */
-  async train(model: TrainableModel, groups: ArtTrajectoryGroup[], config: TrainConfig, onGradientStep: (values: Record<string, number>) => void, signal?: AbortSignal): Promise<{ step: number | null }> {
+  async train(
+    model: TrainableModel,
+    groups: ArtTrajectoryGroup[],
+    config: TrainConfig,
+    onGradientStep: (values: Record<string, number>) => void,
+    signal?: AbortSignal,
+  ): Promise<{ step: number | null }> {
     const m = await this.model(model, signal);
     const createWhat = this.what('/preview/training-jobs');
     let job: { id?: unknown };
@@ -126,22 +171,37 @@ export class ServerlessBackend implements TrainingBackend {
         {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...this.auth },
-          body: JSON.stringify({ model_id: m.id, trajectory_groups: groups, experimental_config: { learning_rate: config.learning_rate } }),
+          body: JSON.stringify({
+            model_id: m.id,
+            trajectory_groups: groups,
+            experimental_config: { learning_rate: config.learning_rate },
+          }),
         },
         { timeoutMs: this.opts.timeoutMs, retry: { ...this.opts.retry, attempts: 1 }, signal, what: createWhat },
       );
       job = (await res.json()) as { id?: unknown };
     } catch (err) {
       if (err instanceof ProviderError) throw new TrainingCallError(err.message, err.status, err.transient, false);
-      if (err instanceof SyntaxError) throw new TrainingCallError(`${createWhat}: the answer is not JSON`, 200, false, true);
+      if (err instanceof SyntaxError)
+        throw new TrainingCallError(`${createWhat}: the answer is not JSON`, 200, false, true);
       throw err;
     }
-    if (typeof job?.id !== 'string') throw new TrainingCallError(`${createWhat}: unexpected answer ${JSON.stringify(job).slice(0, 200)}`, 200, false, true);
+    if (typeof job?.id !== 'string')
+      throw new TrainingCallError(
+        `${createWhat}: unexpected answer ${JSON.stringify(job).slice(0, 200)}`,
+        200,
+        false,
+        true,
+      );
     await this.follow(job.id, onGradientStep, signal);
     return { step: await this.currentStep(model, signal) };
   }
 
-  private async follow(jobId: string, onGradientStep: (values: Record<string, number>) => void, signal?: AbortSignal): Promise<void> {
+  private async follow(
+    jobId: string,
+    onGradientStep: (values: Record<string, number>) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     let after: string | null = null;
     let total: number | null = null;
     let lastEventAt = Date.now();
@@ -149,10 +209,19 @@ export class ServerlessBackend implements TrainingBackend {
     for (;;) {
       let page: Page<JobEvent>;
       try {
-        page = await this.get<Page<JobEvent>>(`${path}?limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`, signal);
+        page = await this.get<Page<JobEvent>>(
+          `${path}?limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+          signal,
+        );
       } catch (err) {
         // Reading was already retried; the job may still run on W&B: never start a second one for this step.
-        if (err instanceof ProviderError) throw new TrainingCallError(`${err.message} (training job ${jobId} may still be running)`, err.status, false, true);
+        if (err instanceof ProviderError)
+          throw new TrainingCallError(
+            `${err.message} (training job ${jobId} may still be running)`,
+            err.status,
+            false,
+            true,
+          );
         throw err;
       }
       for (const event of page?.data ?? []) {
@@ -161,17 +230,27 @@ export class ServerlessBackend implements TrainingBackend {
         if (event.type === 'training_started') {
           if (typeof event.data?.num_sequences === 'number') total = event.data.num_sequences;
         } else if (event.type === 'gradient_step') {
-          onGradientStep(currentMetricNames({ ...event.data, ...(total !== null ? { [GRADIENT_STEPS_KEY]: total } : {}) }));
+          onGradientStep(
+            currentMetricNames({ ...event.data, ...(total !== null ? { [GRADIENT_STEPS_KEY]: total } : {}) }),
+          );
         } else if (event.type === 'training_ended') {
           return;
         } else if (event.type === 'training_failed') {
-          const message = typeof event.data?.error_message === 'string' ? event.data.error_message : 'Training failed with an unknown error';
+          const message =
+            typeof event.data?.error_message === 'string'
+              ? event.data.error_message
+              : 'Training failed with an unknown error';
           throw new TrainingCallError(`${this.what(path)}: training job ${jobId} failed: ${message}`, 200, false, true);
         }
       }
       if (page?.has_more) continue;
       if (Date.now() - lastEventAt > this.opts.streamIdleMs) {
-        throw new TrainingCallError(`${this.what(path)}: training job ${jobId} sent no event for ${Math.round(this.opts.streamIdleMs / 1000)} s (it may still be running)`, null, false, true);
+        throw new TrainingCallError(
+          `${this.what(path)}: training job ${jobId} sent no event for ${Math.round(this.opts.streamIdleMs / 1000)} s (it may still be running)`,
+          null,
+          false,
+          true,
+        );
       }
       await pause(this.opts.pollMs ?? 1000, signal);
     }
@@ -182,7 +261,10 @@ export class ServerlessBackend implements TrainingBackend {
     const steps: number[] = [];
     let after: string | null = null;
     for (;;) {
-      const page: Page<{ id: string; step: number }> = await this.get(`/preview/models/${encodeURIComponent(m.id)}/checkpoints?limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`, signal);
+      const page: Page<{ id: string; step: number }> = await this.get(
+        `/preview/models/${encodeURIComponent(m.id)}/checkpoints?limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+        signal,
+      );
       for (const c of page.data ?? []) steps.push(c.step);
       if (!page.has_more || !page.data?.length) break;
       after = page.data[page.data.length - 1].id;
@@ -190,6 +272,19 @@ export class ServerlessBackend implements TrainingBackend {
     const latest = Math.max(0, ...steps);
     const doomed = steps.filter((s) => s !== latest && !stepsToKeep.includes(s));
     if (!doomed.length) return;
-    await callWithRetry(this.url(`/preview/models/${encodeURIComponent(m.id)}/checkpoints`), { method: 'DELETE', headers: { 'content-type': 'application/json', ...this.auth }, body: JSON.stringify({ steps: doomed }) }, { timeoutMs: this.opts.timeoutMs, retry: this.opts.retry, signal, what: this.what('/preview/models/checkpoints') });
+    await callWithRetry(
+      this.url(`/preview/models/${encodeURIComponent(m.id)}/checkpoints`),
+      {
+        method: 'DELETE',
+        headers: { 'content-type': 'application/json', ...this.auth },
+        body: JSON.stringify({ steps: doomed }),
+      },
+      {
+        timeoutMs: this.opts.timeoutMs,
+        retry: this.opts.retry,
+        signal,
+        what: this.what('/preview/models/checkpoints'),
+      },
+    );
   }
 }

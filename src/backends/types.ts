@@ -61,7 +61,13 @@ export interface TrainingBackend {
    * names (src/domain/train-metrics.ts) as it arrives. Resolves with the new checkpoint step when the
    * backend says which (null: ask currentStep). Throws TrainingCallError when the call fails.
    */
-  train(model: TrainableModel, groups: ArtTrajectoryGroup[], config: TrainConfig, onGradientStep: (values: Record<string, number>) => void, signal?: AbortSignal): Promise<{ step: number | null }>;
+  train(
+    model: TrainableModel,
+    groups: ArtTrajectoryGroup[],
+    config: TrainConfig,
+    onGradientStep: (values: Record<string, number>) => void,
+    signal?: AbortSignal,
+  ): Promise<{ step: number | null }>;
   /** Deletes every checkpoint except these steps (and the latest). */
   deleteCheckpoints?(model: TrainableModel, stepsToKeep: number[], signal?: AbortSignal): Promise<void>;
 }

@@ -2,11 +2,20 @@
 // running next to ART's LocalBackend. It uses ART's Python API on the box, so Atelier no longer depends on
 // an HTTP surface ART does not keep: register, step, train (NDJSON: gradient_step / heartbeat / done /
 // error), delete_checkpoints; errors are {error: {code, message}}; an optional bearer token.
-import { callJson, callWithRetry, getJson, ProviderError } from '../providers/http';
 import { currentMetricNames } from '../domain/train-metrics';
+import { callJson, callWithRetry, getJson, ProviderError } from '../providers/http';
 import { readNdjson } from './ndjson';
 import type { BackendClientOptions } from './options';
-import { reachableFrom, TrainingCallError, type ArtTrajectoryGroup, type BackendHealth, type InferenceTarget, type TrainConfig, type TrainableModel, type TrainingBackend } from './types';
+import {
+  reachableFrom,
+  TrainingCallError,
+  type ArtTrajectoryGroup,
+  type BackendHealth,
+  type InferenceTarget,
+  type TrainableModel,
+  type TrainConfig,
+  type TrainingBackend,
+} from './types';
 
 export const WORKER_PROTOCOL = 'atelier-worker/1';
 
@@ -26,7 +35,8 @@ function workerMessage(err: ProviderError): string {
   if (!m) return err.message;
   try {
     const body = JSON.parse(m[2]) as { error?: { code?: string; message?: string } };
-    if (body.error?.code) return err.message.slice(0, m.index) + `HTTP ${m[1]} ${body.error.code}: ${body.error.message ?? ''}`;
+    if (body.error?.code)
+      return err.message.slice(0, m.index) + `HTTP ${m[1]} ${body.error.code}: ${body.error.message ?? ''}`;
   } catch {
     // not the worker's JSON: keep the text
   }
@@ -57,9 +67,20 @@ export class WorkerBackend implements TrainingBackend {
     return this.opts.token ? { authorization: `Bearer ${this.opts.token}` } : {};
   }
 
-  private async call<T>(path: string, body: unknown, signal?: AbortSignal, timeoutMs = this.opts.timeoutMs): Promise<T> {
+  private async call<T>(
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+    timeoutMs = this.opts.timeoutMs,
+  ): Promise<T> {
     try {
-      return await callJson<T>(this.url(path), body, { timeoutMs, retry: this.opts.retry, signal, headers: this.headers(), what: `Atelier worker ${this.name} ${path}` });
+      return await callJson<T>(this.url(path), body, {
+        timeoutMs,
+        retry: this.opts.retry,
+        signal,
+        headers: this.headers(),
+        what: `Atelier worker ${this.name} ${path}`,
+      });
     } catch (err) {
       if (err instanceof ProviderError) throw new ProviderError(workerMessage(err), err.status, err.transient);
       throw err;
@@ -78,23 +99,48 @@ export class WorkerBackend implements TrainingBackend {
     const what = `Atelier worker ${this.name} /v1/health`;
     let answer: { status?: string; protocol?: string; art_version?: string; worker_version?: string };
     try {
-      answer = await getJson(this.url('/v1/health'), { timeoutMs: this.opts.timeoutMs, retry: this.opts.retry, signal, what });
+      answer = await getJson(this.url('/v1/health'), {
+        timeoutMs: this.opts.timeoutMs,
+        retry: this.opts.retry,
+        signal,
+        what,
+      });
     } catch (err) {
       if (err instanceof ProviderError && err.status === 404) {
-        throw new ProviderError(`${what}: not found — ${this.opts.baseUrl} is not an Atelier worker (an \`art run\` server is configured as ${this.name}=${this.opts.baseUrl})`, 404, false);
+        throw new ProviderError(
+          `${what}: not found — ${this.opts.baseUrl} is not an Atelier worker (an \`art run\` server is configured as ${this.name}=${this.opts.baseUrl})`,
+          404,
+          false,
+        );
       }
       throw err;
     }
     if (answer.protocol !== WORKER_PROTOCOL) {
-      throw new ProviderError(`${what}: speaks ${JSON.stringify(answer.protocol ?? null)}, Atelier speaks ${WORKER_PROTOCOL}; run a worker from this Atelier's worker/ folder`, 200, false);
+      throw new ProviderError(
+        `${what}: speaks ${JSON.stringify(answer.protocol ?? null)}, Atelier speaks ${WORKER_PROTOCOL}; run a worker from this Atelier's worker/ folder`,
+        200,
+        false,
+      );
     }
-    return { kind: this.kind, version: `${WORKER_PROTOCOL} (worker ${answer.worker_version ?? '?'}, ART ${answer.art_version ?? '?'})` };
+    return {
+      kind: this.kind,
+      version: `${WORKER_PROTOCOL} (worker ${answer.worker_version ?? '?'}, ART ${answer.art_version ?? '?'})`,
+    };
   }
 
   private async register(model: TrainableModel, signal?: AbortSignal): Promise<RegisterAnswer> {
-    const answer = await this.call<RegisterAnswer>('/v1/models/register', { name: model.name, project: model.project, base_model: model.base_model }, signal, this.opts.prepareTimeoutMs);
+    const answer = await this.call<RegisterAnswer>(
+      '/v1/models/register',
+      { name: model.name, project: model.project, base_model: model.base_model },
+      signal,
+      this.opts.prepareTimeoutMs,
+    );
     if (!answer?.inference || typeof answer.inference.base_url !== 'string' || typeof answer.step !== 'number') {
-      throw new ProviderError(`Atelier worker ${this.name} /v1/models/register: unexpected answer ${JSON.stringify(answer).slice(0, 200)}`, 200, false);
+      throw new ProviderError(
+        `Atelier worker ${this.name} /v1/models/register: unexpected answer ${JSON.stringify(answer).slice(0, 200)}`,
+        200,
+        false,
+      );
     }
     this.registered.set(`${model.project}\u0000${model.name}`, answer);
     return answer;
@@ -125,20 +171,48 @@ export class WorkerBackend implements TrainingBackend {
   }
 
   async currentStep(model: TrainableModel, signal?: AbortSignal): Promise<number> {
-    const answer = await this.withModel(model, signal, () => this.call<{ step?: unknown }>('/v1/models/step', { name: model.name, project: model.project }, signal));
-    if (typeof answer.step !== 'number' || !Number.isInteger(answer.step) || answer.step < 0) throw new ProviderError(`Atelier worker ${this.name} /v1/models/step: expected a step, got ${JSON.stringify(answer).slice(0, 200)}`, 200, false);
+    const answer = await this.withModel(model, signal, () =>
+      this.call<{ step?: unknown }>('/v1/models/step', { name: model.name, project: model.project }, signal),
+    );
+    if (typeof answer.step !== 'number' || !Number.isInteger(answer.step) || answer.step < 0)
+      throw new ProviderError(
+        `Atelier worker ${this.name} /v1/models/step: expected a step, got ${JSON.stringify(answer).slice(0, 200)}`,
+        200,
+        false,
+      );
     return answer.step;
   }
 
-  async train(model: TrainableModel, groups: ArtTrajectoryGroup[], config: TrainConfig, onGradientStep: (values: Record<string, number>) => void, signal?: AbortSignal): Promise<{ step: number | null }> {
+  async train(
+    model: TrainableModel,
+    groups: ArtTrajectoryGroup[],
+    config: TrainConfig,
+    onGradientStep: (values: Record<string, number>) => void,
+    signal?: AbortSignal,
+  ): Promise<{ step: number | null }> {
     return this.withModel(model, signal, () => this.trainOnce(model, groups, config, onGradientStep, signal));
   }
 
-  private async trainOnce(model: TrainableModel, groups: ArtTrajectoryGroup[], config: TrainConfig, onGradientStep: (values: Record<string, number>) => void, signal?: AbortSignal): Promise<{ step: number | null }> {
+  private async trainOnce(
+    model: TrainableModel,
+    groups: ArtTrajectoryGroup[],
+    config: TrainConfig,
+    onGradientStep: (values: Record<string, number>) => void,
+    signal?: AbortSignal,
+  ): Promise<{ step: number | null }> {
     const what = `Atelier worker ${this.name} /v1/models/train`;
     // beta 0 is ART's no-op default; the worker refuses options the installed ART's train does not take.
-    const trainConfig: Record<string, number> = { learning_rate: config.learning_rate, ...(config.beta ? { beta: config.beta } : {}) };
-    const body = JSON.stringify({ name: model.name, project: model.project, trajectory_groups: groups, config: trainConfig, log: true });
+    const trainConfig: Record<string, number> = {
+      learning_rate: config.learning_rate,
+      ...(config.beta ? { beta: config.beta } : {}),
+    };
+    const body = JSON.stringify({
+      name: model.name,
+      project: model.project,
+      trajectory_groups: groups,
+      config: trainConfig,
+      log: true,
+    });
     let started = false;
     let done: { step: number } | undefined;
     try {
@@ -149,16 +223,28 @@ export class WorkerBackend implements TrainingBackend {
       );
       // The worker checks everything before it answers 200: from here on the step may be training.
       started = true;
-      await readNdjson(res, this.opts.streamIdleMs, what, (line) => {
-        if (line.type === 'gradient_step' && line.metrics && typeof line.metrics === 'object') onGradientStep(currentMetricNames(line.metrics as Record<string, unknown>));
-        else if (line.type === 'done') {
-          if (typeof line.step !== 'number') throw new ProviderError(`${what}: a done line without a step`, 200, false);
-          done = { step: line.step };
-        } else if (line.type === 'error') {
-          throw new ProviderError(`${what}: ${String(line.code ?? 'error')}: ${String(line.message ?? '')}`, 200, false);
-        }
-        // heartbeat (and line types added later): activity only
-      }, signal);
+      await readNdjson(
+        res,
+        this.opts.streamIdleMs,
+        what,
+        (line) => {
+          if (line.type === 'gradient_step' && line.metrics && typeof line.metrics === 'object')
+            onGradientStep(currentMetricNames(line.metrics as Record<string, unknown>));
+          else if (line.type === 'done') {
+            if (typeof line.step !== 'number')
+              throw new ProviderError(`${what}: a done line without a step`, 200, false);
+            done = { step: line.step };
+          } else if (line.type === 'error') {
+            throw new ProviderError(
+              `${what}: ${String(line.code ?? 'error')}: ${String(line.message ?? '')}`,
+              200,
+              false,
+            );
+          }
+          // heartbeat (and line types added later): activity only
+        },
+        signal,
+      );
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       // 409 busy: an earlier call whose connection broke still trains this model; the caller waits and asks the step.
@@ -169,6 +255,12 @@ export class WorkerBackend implements TrainingBackend {
   }
 
   async deleteCheckpoints(model: TrainableModel, stepsToKeep: number[], signal?: AbortSignal): Promise<void> {
-    await this.withModel(model, signal, () => this.call('/v1/models/delete_checkpoints', { name: model.name, project: model.project, steps_to_keep: stepsToKeep }, signal));
+    await this.withModel(model, signal, () =>
+      this.call(
+        '/v1/models/delete_checkpoints',
+        { name: model.name, project: model.project, steps_to_keep: stepsToKeep },
+        signal,
+      ),
+    );
   }
 }

@@ -7,7 +7,9 @@
 // second, read-only connection that only ever sees committed data (WAL mode allows both at once).
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+
 import { DataSource, type DataSourceOptions } from 'typeorm';
+
 import type { DatabaseConfig } from '../config';
 import { entities } from './entities';
 import { migrations } from './migrations';
@@ -55,7 +57,10 @@ function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter):
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.kind === 'sqlite') {
     const path = config.path === ':memory:' ? config.path : resolve(config.path);
-    if (path === ':memory:') throw new Error('DATABASE_URL: an in-memory SQLite database cannot be shared by the reader and writer; use a file');
+    if (path === ':memory:')
+      throw new Error(
+        'DATABASE_URL: an in-memory SQLite database cannot be shared by the reader and writer; use a file',
+      );
     mkdirSync(dirname(path), { recursive: true });
     const writer = await new DataSource(sqliteOptions(path, false)).initialize();
     try {
@@ -89,7 +94,13 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   return assemble('postgres', writer, writer, new WriteQueue(writer, false), counter);
 }
 
-function assemble(kind: Database['kind'], writer: DataSource, reader: DataSource, writes: WriteQueue, counter: QueryCounter): Database {
+function assemble(
+  kind: Database['kind'],
+  writer: DataSource,
+  reader: DataSource,
+  writes: WriteQueue,
+  counter: QueryCounter,
+): Database {
   return {
     kind,
     reader,

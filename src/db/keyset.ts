@@ -4,6 +4,7 @@
 // two index ranges, one after the other, so each stays a plain range scan. The statements are plain
 // SQL (db/rows.ts): their text depends on the page's shape only, so each shape is prepared once.
 import type { ObjectLiteral } from 'typeorm';
+
 import { SqlParams, type RowReader } from './rows';
 
 export interface Position {
@@ -50,7 +51,11 @@ export interface KeysetSource<T> {
 
 type Segment = { nulls: boolean; from?: Position; reverse: boolean };
 
-export async function keysetPage<T extends ObjectLiteral>(source: KeysetSource<T>, sort: SortSpec, window: PageWindow): Promise<Page<T>> {
+export async function keysetPage<T extends ObjectLiteral>(
+  source: KeysetSource<T>,
+  sort: SortSpec,
+  window: PageWindow,
+): Promise<Page<T>> {
   const segments = plan(sort, window);
   const want = window.limit + 1;
   const rows: T[] = [];
@@ -87,7 +92,12 @@ function plan(sort: SortSpec, w: PageWindow): Segment[] {
   ];
 }
 
-async function readSegment<T extends ObjectLiteral>(source: KeysetSource<T>, sort: SortSpec, seg: Segment, limit: number): Promise<T[]> {
+async function readSegment<T extends ObjectLiteral>(
+  source: KeysetSource<T>,
+  sort: SortSpec,
+  seg: Segment,
+  limit: number,
+): Promise<T[]> {
   // Reading direction: the display direction, flipped when reading backwards.
   const desc = sort.desc !== seg.reverse;
   const cmp = desc ? '<' : '>';
@@ -101,7 +111,8 @@ async function readSegment<T extends ObjectLiteral>(source: KeysetSource<T>, sor
     order = `${sort.idExpr} ${dir}`;
   } else {
     if (sort.nullable) where.push(`${sort.expr} IS NOT NULL`);
-    if (seg.from) where.push(`(${sort.expr}, ${sort.idExpr}) ${cmp} (${params.add(seg.from.value)}, ${params.add(seg.from.id)})`);
+    if (seg.from)
+      where.push(`(${sort.expr}, ${sort.idExpr}) ${cmp} (${params.add(seg.from.value)}, ${params.add(seg.from.id)})`);
     order = `${sort.expr} ${dir}, ${sort.idExpr} ${dir}`;
   }
   const { rows, alias } = source;

@@ -6,6 +6,7 @@
 // cost more than the statements themselves on these paths: building the SQL (it rewrites property
 // names over the whole query text) and hydrating every row, column by column.
 import type { DataSource, EntityMetadata, EntitySchema, ObjectLiteral } from 'typeorm';
+
 import type { DbKind } from './data-source';
 
 type ColumnMetadata = EntityMetadata['columns'][number];
@@ -49,13 +50,19 @@ export interface RowReader<T> {
 }
 
 /** Reads rows of one entity through a DataSource (its statements are counted as the DataSource's reads). */
-export function rowReader<T extends ObjectLiteral>(ds: DataSource, kind: DbKind, entity: EntitySchema<T>): RowReader<T> {
+export function rowReader<T extends ObjectLiteral>(
+  ds: DataSource,
+  kind: DbKind,
+  entity: EntitySchema<T>,
+): RowReader<T> {
   const metadata = ds.getMetadata(entity);
   const driver = ds.driver;
   const columns = metadata.columns.filter((c) => !c.isVirtual);
   const q = (name: string) => driver.escape(name);
   // Columns whose values TypeORM would convert on the way in: converted here the same way.
-  const converted: ColumnMetadata[] = columns.filter((c) => c.transformer || typeof c.type !== 'string' || !AS_RETURNED.has(c.type));
+  const converted: ColumnMetadata[] = columns.filter(
+    (c) => c.transformer || typeof c.type !== 'string' || !AS_RETURNED.has(c.type),
+  );
   const hydrate = converted.length
     ? (row: Record<string, unknown>) => {
         for (const c of converted) row[c.propertyName] = driver.prepareHydratedValue(row[c.propertyName], c);
@@ -68,7 +75,11 @@ export function rowReader<T extends ObjectLiteral>(ds: DataSource, kind: DbKind,
     table: q(metadata.tableName),
     columns(alias) {
       let list = selectLists.get(alias);
-      if (!list) selectLists.set(alias, (list = columns.map((c) => `${alias}.${q(c.databaseName)} AS ${q(c.propertyName)}`).join(', ')));
+      if (!list)
+        selectLists.set(
+          alias,
+          (list = columns.map((c) => `${alias}.${q(c.databaseName)} AS ${q(c.propertyName)}`).join(', ')),
+        );
       return list;
     },
     async all(sql, params) {

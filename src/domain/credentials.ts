@@ -64,9 +64,12 @@ export function credentialPaths(value: unknown, maxNodes = 100_000, maxDepth = 6
     if (typeof v === 'string') {
       if (looksLikeCredential(v)) found.push(pathOf(node));
     } else if (v && typeof v === 'object' && node.depth < maxDepth) {
-      const entries: Array<[string, unknown]> = Array.isArray(v) ? v.map((item, i) => [String(i), item]) : Object.entries(v);
+      const entries: Array<[string, unknown]> = Array.isArray(v)
+        ? v.map((item, i) => [String(i), item])
+        : Object.entries(v);
       for (const [k, item] of entries) {
-        if (!Array.isArray(v) && isCredentialName(k) && item !== null && item !== '' && typeof item !== 'boolean') found.push(pathOf(node, k));
+        if (!Array.isArray(v) && isCredentialName(k) && item !== null && item !== '' && typeof item !== 'boolean')
+          found.push(pathOf(node, k));
         else stack.push({ v: item, key: k, parent: node, depth: node.depth + 1 });
       }
     }

@@ -15,7 +15,12 @@ export function stepsPerEpoch(itemCount: number, groupsPerStep: number): number 
   return Math.ceil(itemCount / groupsPerStep);
 }
 
-export function totalSteps(itemCount: number, groupsPerStep: number, numEpochs: number, maxSteps: number | null): number {
+export function totalSteps(
+  itemCount: number,
+  groupsPerStep: number,
+  numEpochs: number,
+  maxSteps: number | null,
+): number {
   const all = stepsPerEpoch(itemCount, groupsPerStep) * numEpochs;
   return maxSteps === null ? all : Math.min(all, maxSteps);
 }
@@ -42,13 +47,22 @@ export function* iterateDataset<T>(
       const step = epoch * perEpoch + epochStep;
       if (step >= cap) return;
       if (step < (opts.initialStep ?? 0)) continue;
-      yield { step, epoch, epochStep, items: shuffled.slice(epochStep * opts.groupsPerStep, (epochStep + 1) * opts.groupsPerStep) };
+      yield {
+        step,
+        epoch,
+        epochStep,
+        items: shuffled.slice(epochStep * opts.groupsPerStep, (epochStep + 1) * opts.groupsPerStep),
+      };
     }
   }
 }
 
 /** The batch the iteration gives for one step, or null when the dataset has no such step. */
-export function batchAt<T>(items: readonly T[], opts: { groupsPerStep: number; numEpochs: number; maxSteps?: number | null }, step: number): Batch<T> | null {
+export function batchAt<T>(
+  items: readonly T[],
+  opts: { groupsPerStep: number; numEpochs: number; maxSteps?: number | null },
+  step: number,
+): Batch<T> | null {
   for (const batch of iterateDataset(items, { ...opts, initialStep: step })) return batch.step === step ? batch : null;
   return null;
 }

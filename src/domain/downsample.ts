@@ -32,7 +32,10 @@ export function downsample<P extends HistoryPoint>(points: readonly P[], maxPoin
     for (let i = start; i < end; i++) {
       for (const [name, value] of Object.entries(points[i].series)) {
         if (value === null || !Number.isFinite(value)) {
-          if (!(name in min)) { min[name] = null; max[name] = null; }
+          if (!(name in min)) {
+            min[name] = null;
+            max[name] = null;
+          }
           continue;
         }
         const lo = min[name];
@@ -41,7 +44,14 @@ export function downsample<P extends HistoryPoint>(points: readonly P[], maxPoin
         max[name] = hi === null || hi === undefined ? value : Math.max(hi, value);
       }
     }
-    buckets.push({ last: points[end - 1], firstStep: points[start].step, lastStep: points[end - 1].step, count: end - start, min, max });
+    buckets.push({
+      last: points[end - 1],
+      firstStep: points[start].step,
+      lastStep: points[end - 1].step,
+      count: end - start,
+      min,
+      max,
+    });
   }
   return buckets;
 }

@@ -42,7 +42,8 @@ export class MissingSettingError extends AtelierError {
 const RUN_OWN: Record<string, string> = { GENERATOR_MODEL: 'generatorModel', JUDGE_MODEL: 'judgeModel' };
 
 function missingMessage(settings: string[]): string {
-  const list = settings.length === 1 ? settings[0] : `${settings.slice(0, -1).join(', ')} and ${settings[settings.length - 1]}`;
+  const list =
+    settings.length === 1 ? settings[0] : `${settings.slice(0, -1).join(', ')} and ${settings[settings.length - 1]}`;
   const own = settings.filter((s) => s in RUN_OWN).map((s) => `pipeline.${RUN_OWN[s]}`);
   const hint = own.length ? `; a run may name its own model instead (${own.join(', ')})` : '';
   return `pipeline runs need the server setting${settings.length === 1 ? '' : 's'} ${list}: set ${settings.length === 1 ? 'it' : 'them'} in the environment and restart Atelier, or create a TRACKED run${hint}`;
@@ -51,7 +52,10 @@ function missingMessage(settings: string[]): string {
 /** The run's settings, with defaults for what it did not set. */
 export function pipelineSettingsOf(config: Record<string, unknown>): PipelineSettings {
   const stored = (config.pipeline ?? {}) as Partial<PipelineSettings>;
-  return { ...PIPELINE_DEFAULTS, ...Object.fromEntries(Object.entries(stored).filter(([, v]) => v !== null && v !== undefined)) } as PipelineSettings;
+  return {
+    ...PIPELINE_DEFAULTS,
+    ...Object.fromEntries(Object.entries(stored).filter(([, v]) => v !== null && v !== undefined)),
+  } as PipelineSettings;
 }
 
 /** Throws MissingSettingError naming every server setting a run with these settings would need and lacks. */
@@ -70,7 +74,11 @@ export function backendOf(server: PipelineConfig, run: Partial<PipelineSettings>
   if (!run.backend) return server.artBackends[0];
   const found = server.artBackends.find((b) => b.name === run.backend);
   if (!found) {
-    throw ValidationError.of('input.pipeline.backend', 'unknown_backend', `no ART backend is named ${run.backend}; configured: ${server.artBackends.map((b) => b.name).join(', ')}`);
+    throw ValidationError.of(
+      'input.pipeline.backend',
+      'unknown_backend',
+      `no ART backend is named ${run.backend}; configured: ${server.artBackends.map((b) => b.name).join(', ')}`,
+    );
   }
   return found;
 }

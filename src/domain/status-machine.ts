@@ -1,13 +1,27 @@
 // The lifecycle of a training run. Every status change is checked here before it is written.
 import { IllegalTransitionError, ValidationError } from '../errors';
 
-export const TRAINING_STATUSES = ['pending', 'generating', 'collecting', 'scoring', 'training', 'completed', 'failed', 'cancelled'] as const;
+export const TRAINING_STATUSES = [
+  'pending',
+  'generating',
+  'collecting',
+  'scoring',
+  'training',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type TrainingStatus = (typeof TRAINING_STATUSES)[number];
 
 export const FINAL_STATUSES: ReadonlySet<TrainingStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 /** The statuses of a run being driven: past PENDING, not yet final. */
-export const ACTIVE_STATUSES: ReadonlySet<TrainingStatus> = new Set(['generating', 'collecting', 'scoring', 'training']);
+export const ACTIVE_STATUSES: ReadonlySet<TrainingStatus> = new Set([
+  'generating',
+  'collecting',
+  'scoring',
+  'training',
+]);
 
 /** The forward path; FAILED and CANCELLED are reachable from every non-final state. */
 const NEXT: Record<TrainingStatus, readonly TrainingStatus[]> = {
@@ -41,10 +55,18 @@ export interface TransitionEffects {
 }
 
 /** Checks a transition and says what it changes on the run; throws a typed error when it is not allowed. */
-export function planTransition(from: TrainingStatus, to: TrainingStatus, reason: string | null | undefined): TransitionEffects {
+export function planTransition(
+  from: TrainingStatus,
+  to: TrainingStatus,
+  reason: string | null | undefined,
+): TransitionEffects {
   if (!canTransition(from, to)) {
     const why = isFinal(from) ? `the run is ${from.toUpperCase()}, a final state` : undefined;
-    throw new IllegalTransitionError(from, to, why && `a run cannot go from ${from.toUpperCase()} to ${to.toUpperCase()}: ${why}`);
+    throw new IllegalTransitionError(
+      from,
+      to,
+      why && `a run cannot go from ${from.toUpperCase()} to ${to.toUpperCase()}: ${why}`,
+    );
   }
   if (to === 'failed' && !reason?.trim()) {
     throw ValidationError.of('reason', 'required', 'a reason is required to mark a run FAILED');

@@ -34,7 +34,9 @@ const LEGACY: Record<string, string> = {
  */
 export function currentMetricNames(line: Record<string, unknown>): Record<string, number> {
   const out: Record<string, number> = {};
-  const numeric = Object.entries(line).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]));
+  const numeric = Object.entries(line).filter(
+    (e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]),
+  );
   // Current names first, so a line that carries both spellings keeps the current value.
   for (const [key, value] of numeric) if (key.includes('/')) out[key] = value;
   const hasLoss = numeric.some(([k]) => k === 'loss' || k === LOSS_KEY);

@@ -9,7 +9,6 @@ export interface TrainingMetrics {
   step: number;
 }
 
-
 export const EMPTY_METRICS: TrainingMetrics = {
   totalTrajectories: 0,
   avgReward: null,

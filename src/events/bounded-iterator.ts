@@ -6,9 +6,12 @@ import { GraphQLError } from 'graphql';
 
 export class SubscriberOverflowError extends GraphQLError {
   constructor(limit: number) {
-    super(`subscription closed: the client fell more than ${limit} events behind; reconnect (resume status events with afterEventId)`, {
-      extensions: { code: 'SUBSCRIPTION_OVERFLOW', limit },
-    });
+    super(
+      `subscription closed: the client fell more than ${limit} events behind; reconnect (resume status events with afterEventId)`,
+      {
+        extensions: { code: 'SUBSCRIPTION_OVERFLOW', limit },
+      },
+    );
   }
 }
 

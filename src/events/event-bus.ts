@@ -3,6 +3,7 @@
 // Redis hands it, its own events included, so all instances see one order per publisher).
 import { GraphQLError } from 'graphql';
 import { Redis } from 'ioredis';
+
 import type { Logger } from '../logger';
 import { BoundedIterator } from './bounded-iterator';
 import { StatusRecovery, type StatusLog } from './status-recovery';
@@ -11,9 +12,12 @@ import type { RunStatusEvent, TopicName, Topics } from './topics';
 /** Live events of a topic that cannot be replayed may have been missed: the client must subscribe again. */
 export class EventsInterruptedError extends GraphQLError {
   constructor(topic: TopicName) {
-    super(`subscription closed: live ${topic} events were interrupted (the event bus lost Redis for a moment) and some may be missing; subscribe again and re-read what you need`, {
-      extensions: { code: 'EVENTS_INTERRUPTED', topic },
-    });
+    super(
+      `subscription closed: live ${topic} events were interrupted (the event bus lost Redis for a moment) and some may be missing; subscribe again and re-read what you need`,
+      {
+        extensions: { code: 'EVENTS_INTERRUPTED', topic },
+      },
+    );
   }
 }
 
@@ -104,7 +108,13 @@ export interface EventBusOptions {
 }
 
 /** Every topic crosses Redis; all but runStatus (recovered from storage) are unrecoverable after a lost connection. */
-const TOPICS: TopicName[] = ['runStatus', 'metricsRecorded', 'trajectoriesRecorded', 'trajectoriesScored', 'runProgress'];
+const TOPICS: TopicName[] = [
+  'runStatus',
+  'metricsRecorded',
+  'trajectoriesRecorded',
+  'trajectoriesScored',
+  'runProgress',
+];
 
 export async function createEventBus(options: EventBusOptions): Promise<EventBus> {
   const hub = new LocalHub(options.logger);
@@ -114,7 +124,13 @@ export async function createEventBus(options: EventBusOptions): Promise<EventBus
     const subscribers = open.get(topic) ?? new Set();
     open.set(topic, subscribers);
     const iterator: BoundedIterator<Topics[K]> = new BoundedIterator<Topics[K]>((push) => {
-      const offs = [hub.on(topic, (p) => (!opts.filter || opts.filter(p as Topics[K]) ? push(p as Topics[K]) : undefined), opts.members)];
+      const offs = [
+        hub.on(
+          topic,
+          (p) => (!opts.filter || opts.filter(p as Topics[K]) ? push(p as Topics[K]) : undefined),
+          opts.members,
+        ),
+      ];
       // Watchers run after listeners: on the runStatus topic itself, the final event is queued before the end.
       const endOn = opts.endOnStatus;
       if (endOn) offs.push(hub.watch('runStatus', (p) => (endOn(p as RunStatusEvent) ? iterator.end() : undefined)));
@@ -128,7 +144,8 @@ export async function createEventBus(options: EventBusOptions): Promise<EventBus
   };
   /** Ends the live subscriptions of topics whose missed events cannot be recovered. */
   const interrupt = (topics: TopicName[]) => {
-    for (const topic of topics) for (const iterator of [...(open.get(topic) ?? [])]) iterator.fail(new EventsInterruptedError(topic));
+    for (const topic of topics)
+      for (const iterator of [...(open.get(topic) ?? [])]) iterator.fail(new EventsInterruptedError(topic));
   };
 
   if (!options.redisUrl) {
@@ -152,7 +169,10 @@ export async function createEventBus(options: EventBusOptions): Promise<EventBus
     });
   const pub = connect();
   const sub = connect();
-  for (const [name, conn] of [['publisher', pub], ['subscriber', sub]] as const) {
+  for (const [name, conn] of [
+    ['publisher', pub],
+    ['subscriber', sub],
+  ] as const) {
     conn.on('error', (err) => options.logger.warn(`redis ${name}: ${err.message}`));
   }
   await Promise.all([pub.connect(), sub.connect()]);

@@ -89,7 +89,9 @@ export class StatusRecovery {
     let settled = true;
     for (const event of stored) {
       if (!this.delivered(event)) {
-        this.opts.logger.debug(`delivering status event ${event.eventId} of run ${event.runId}, stored but not (yet) received here`);
+        this.opts.logger.debug(
+          `delivering status event ${event.eventId} of run ${event.runId}, stored but not (yet) received here`,
+        );
         this.deliver(event);
       }
       // The watermark only passes transitions old enough that none below them can still appear.

@@ -7,7 +7,11 @@ export interface Step<R> {
   done?: boolean;
 }
 
-export function transformEvents<T, R>(source: AsyncIterator<T>, step: (event: T) => Promise<Step<R>>, initial?: R): AsyncIterableIterator<R> {
+export function transformEvents<T, R>(
+  source: AsyncIterator<T>,
+  step: (event: T) => Promise<Step<R>>,
+  initial?: R,
+): AsyncIterableIterator<R> {
   let pending: R[] = initial === undefined ? [] : [initial];
   let finished = false;
   const finish = async (): Promise<IteratorResult<R>> => {

@@ -4,6 +4,7 @@ import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
 import ZodPlugin from '@pothos/plugin-zod';
+
 import type { Context } from '../context';
 import { decodeGlobalId, encodeGlobalId } from './global-id';
 import GlobalIdArgsPlugin from './global-id-args';
@@ -49,4 +50,7 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({ description: 'Read training runs, their trajectories and their metrics.' });
 builder.mutationType({ description: 'The tracking API: create and advance runs, record trajectories and metrics.' });
-builder.subscriptionType({ description: 'Live updates, pushed after each change is stored: over graphql-ws (WebSocket) or server-sent events on /graphql.' });
+builder.subscriptionType({
+  description:
+    'Live updates, pushed after each change is stored: over graphql-ws (WebSocket) or server-sent events on /graphql.',
+});

@@ -1,9 +1,16 @@
 // The typed errors clients handle, every one of them: each implements `interface Error { message }`.
 import { MissingSettingError } from '../domain/pipeline-settings';
-import { ConflictError, IllegalTransitionError, NotFoundError, RunModeError, ValidationError, type ValidationIssue } from '../errors';
+import {
+  ConflictError,
+  IllegalTransitionError,
+  NotFoundError,
+  RunModeError,
+  ValidationError,
+  type ValidationIssue,
+} from '../errors';
 import { ProviderError } from '../providers/http';
-import { RunModeEnum } from './inputs';
 import { builder } from './builder';
+import { RunModeEnum } from './inputs';
 
 export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
   description: 'An expected outcome a client should handle, such as invalid input or a missing run.',
@@ -45,7 +52,8 @@ builder.objectType(IllegalTransitionError, {
 
 builder.objectType(ConflictError, {
   name: 'ConflictError',
-  description: 'The change conflicts with what is stored (a duplicate, or a run that is still active); nothing was changed.',
+  description:
+    'The change conflicts with what is stored (a duplicate, or a run that is still active); nothing was changed.',
   interfaces: [ErrorInterface],
 });
 
@@ -54,8 +62,13 @@ builder.objectType(MissingSettingError, {
   description: 'The server lacks a setting this operation needs; nothing was changed.',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    setting: t.exposeString('setting', { description: 'The first environment variable to set, e.g. ART_BACKEND_URL (the first of `settings`).' }),
-    settings: t.exposeStringList('settings', { description: 'Every environment variable to set, in the order ART_BACKEND_URL, OPENAI_BASE_URL, GENERATOR_MODEL, JUDGE_MODEL.' }),
+    setting: t.exposeString('setting', {
+      description: 'The first environment variable to set, e.g. ART_BACKEND_URL (the first of `settings`).',
+    }),
+    settings: t.exposeStringList('settings', {
+      description:
+        'Every environment variable to set, in the order ART_BACKEND_URL, OPENAI_BASE_URL, GENERATOR_MODEL, JUDGE_MODEL.',
+    }),
   }),
 });
 

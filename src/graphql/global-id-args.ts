@@ -6,6 +6,7 @@
 //   schema is a ValidationError too (BAD_USER_INPUT like every other bad id), not a masked failure.
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
 import { isInterfaceType, type GraphQLSchema } from 'graphql';
+
 import { ValidationError } from '../errors';
 import { decodeGlobalId, parseGlobalIdOf } from './global-id';
 
@@ -45,7 +46,12 @@ function nodeTypes(schema: GraphQLSchema): string[] {
   let names = nodeTypeNames.get(schema);
   if (!names) {
     const node = schema.getType('Node');
-    names = isInterfaceType(node) ? schema.getPossibleTypes(node).map((t) => t.name).sort() : [];
+    names = isInterfaceType(node)
+      ? schema
+          .getPossibleTypes(node)
+          .map((t) => t.name)
+          .sort()
+      : [];
     nodeTypeNames.set(schema, names);
   }
   return names;
@@ -61,7 +67,11 @@ function checkAnyNodeId(value: unknown, field: string, info: { schema: GraphQLSc
   }
   const known = nodeTypes(info.schema);
   if (!known.includes(typename)) {
-    throw ValidationError.of(field, 'global_id', `expected the id of a ${known.join(' or a ')}, got the id of a ${typename.slice(0, 64)}, which Atelier does not have`);
+    throw ValidationError.of(
+      field,
+      'global_id',
+      `expected the id of a ${known.join(' or a ')}, got the id of a ${typename.slice(0, 64)}, which Atelier does not have`,
+    );
   }
 }
 

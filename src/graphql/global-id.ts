@@ -22,6 +22,7 @@ export function parseGlobalIdOf(typename: string, globalId: string, field = 'id'
   } catch {
     throw ValidationError.of(field, 'global_id', `"${globalId.slice(0, 64)}" is not a valid ${typename} id`);
   }
-  if (decoded.typename !== typename) throw ValidationError.of(field, 'global_id', `expected a ${typename} id, got a ${decoded.typename} id`);
+  if (decoded.typename !== typename)
+    throw ValidationError.of(field, 'global_id', `expected a ${typename} id, got a ${decoded.typename} id`);
   return Number(decoded.id);
 }

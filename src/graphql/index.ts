@@ -1,6 +1,8 @@
 // Builds the schema: imports every module that adds types or fields, then prints nothing itself.
 import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
+
 import { builder } from './builder';
+
 import './scalars';
 import './errors';
 import './inputs';

@@ -1,7 +1,9 @@
 // Inputs and enums shared by several domains' fields: sort direction, numeric ranges, a run's mode.
 import { builder } from './builder';
 
-export const OrderDirectionEnum = builder.enumType('OrderDirection', { values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const });
+export const OrderDirectionEnum = builder.enumType('OrderDirection', {
+  values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const,
+});
 
 export const FloatRangeInput = builder.inputType('FloatRange', {
   description: 'An inclusive range; either end may be left open.',
@@ -10,6 +12,7 @@ export const FloatRangeInput = builder.inputType('FloatRange', {
 });
 
 export const RunModeEnum = builder.enumType('RunMode', {
-  description: 'PIPELINE: Atelier drives generation, rollouts, RULER scoring and training. TRACKED: a training script drives ART itself and reports into Atelier.',
+  description:
+    'PIPELINE: Atelier drives generation, rollouts, RULER scoring and training. TRACKED: a training script drives ART itself and reports into Atelier.',
   values: { PIPELINE: { value: 'pipeline' }, TRACKED: { value: 'tracked' } } as const,
 });

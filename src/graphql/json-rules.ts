@@ -7,13 +7,16 @@ import { z } from 'zod';
 type Shape = { ok: true } | { ok: false; rule: 'object' | 'max_depth' | 'finite'; message: string };
 
 function inspect(value: unknown, maxDepth: number): Shape {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, rule: 'object', message: 'must be a JSON object' };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, rule: 'object', message: 'must be a JSON object' };
   const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 1 }];
   while (stack.length) {
     const { v, depth } = stack.pop()!;
-    if (typeof v === 'number' && !Number.isFinite(v)) return { ok: false, rule: 'finite', message: 'numbers must be finite' };
+    if (typeof v === 'number' && !Number.isFinite(v))
+      return { ok: false, rule: 'finite', message: 'numbers must be finite' };
     if (v === null || typeof v !== 'object') continue;
-    if (depth > maxDepth) return { ok: false, rule: 'max_depth', message: `must be nested at most ${maxDepth} levels deep` };
+    if (depth > maxDepth)
+      return { ok: false, rule: 'max_depth', message: `must be nested at most ${maxDepth} levels deep` };
     const children = Array.isArray(v) ? v : Object.values(v);
     for (let i = 0; i < children.length; i++) stack.push({ v: children[i], depth: depth + 1 });
   }
@@ -28,7 +31,11 @@ export function jsonObject(maxBytes: number, maxDepth = 16) {
       return;
     }
     if (Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8') > maxBytes) {
-      ctx.addIssue({ code: 'custom', message: `must be at most ${maxBytes} bytes as JSON`, params: { rule: 'max_bytes' } });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be at most ${maxBytes} bytes as JSON`,
+        params: { rule: 'max_bytes' },
+      });
     }
   });
 }
@@ -41,6 +48,12 @@ export function text(max: number) {
     .string()
     .max(max, { message: `must be at most ${max} characters` })
     .refine((s) => s.trim().length > 0, { message: 'must not be blank', params: { rule: 'not_blank' } })
-    .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(s), { message: 'must not contain control characters', params: { rule: 'no_control_chars' } })
-    .refine((s) => !LONE_SURROGATE.test(s), { message: 'must be well-formed Unicode', params: { rule: 'well_formed' } });
+    .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(s), {
+      message: 'must not contain control characters',
+      params: { rule: 'no_control_chars' },
+    })
+    .refine((s) => !LONE_SURROGATE.test(s), {
+      message: 'must be well-formed Unicode',
+      params: { rule: 'well_formed' },
+    });
 }

@@ -5,7 +5,16 @@
 // `no_nul`, instead of a masked failure on one of them. JSON values are left alone: they are stored
 // as JSON text, where NUL is written as the escape \u0000.
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
-import { getNamedType, isInputObjectType, isListType, isNonNullType, isScalarType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
+
 import { ValidationError, type ValidationIssue } from '../errors';
 
 const pluginName = 'noNulArgs';

@@ -2,6 +2,7 @@
 // and id of a row plus a fingerprint of the query it came from: one that is malformed, forged or
 // made for another ordering or filter is refused with a clear error instead of a wrong page.
 import { createHash } from 'node:crypto';
+
 import type { Page, PageWindow, Position, Positioned } from '../db/keyset';
 import { ValidationError } from '../errors';
 
@@ -24,7 +25,10 @@ export interface CursorShape {
 }
 
 function fingerprint(shape: CursorShape): string {
-  return createHash('sha256').update(JSON.stringify([shape.order, shape.query])).digest('base64url').slice(0, 12);
+  return createHash('sha256')
+    .update(JSON.stringify([shape.order, shape.query]))
+    .digest('base64url')
+    .slice(0, 12);
 }
 
 /** Encodes cursors of one query: its fingerprint (a SHA-256) is computed once, not once per row. */
@@ -38,7 +42,8 @@ export function encodeCursor(shape: CursorShape, pos: Position): string {
 }
 
 export function decodeCursor(shape: CursorShape, cursor: string, field: string): Position {
-  const bad = (why: string) => ValidationError.of(field, 'invalid_cursor', `this cursor ${why}; start again from the first page`);
+  const bad = (why: string) =>
+    ValidationError.of(field, 'invalid_cursor', `this cursor ${why}; start again from the first page`);
   let raw: unknown;
   try {
     raw = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -46,27 +51,42 @@ export function decodeCursor(shape: CursorShape, cursor: string, field: string):
     throw bad('is not one Atelier issued');
   }
   const c = raw as { o?: unknown; q?: unknown; v?: unknown; i?: unknown };
-  if (!c || typeof c !== 'object' || typeof c.o !== 'string' || typeof c.q !== 'string' || !Number.isSafeInteger(c.i) || (c.i as number) < 1) {
+  if (
+    !c ||
+    typeof c !== 'object' ||
+    typeof c.o !== 'string' ||
+    typeof c.q !== 'string' ||
+    !Number.isSafeInteger(c.i) ||
+    (c.i as number) < 1
+  ) {
     throw bad('is not one Atelier issued');
   }
   // Ordering and filter first: a cursor of another ordering carries another kind of sort value, and
   // must say where it belongs rather than look forged.
   if (c.o !== shape.order) throw bad('belongs to a different ordering');
   if (c.q !== fingerprint(shape)) throw bad('belongs to a different filter');
-  const valueOk = c.v === null || (shape.valueKind === 'number' ? typeof c.v === 'number' && Number.isFinite(c.v) : typeof c.v === 'string' && c.v.length <= 64);
+  const valueOk =
+    c.v === null ||
+    (shape.valueKind === 'number'
+      ? typeof c.v === 'number' && Number.isFinite(c.v)
+      : typeof c.v === 'string' && c.v.length <= 64);
   if (!valueOk) throw bad('is not one Atelier issued');
   return { value: c.v as Position['value'], id: c.i as number };
 }
 
 export function pageWindow(args: ConnectionArgs, shape: CursorShape): PageWindow {
   const { first, last, after, before } = args;
-  if (first != null && last != null) throw ValidationError.of('last', 'exclusive', 'use first/after or last/before, not both');
-  if (after != null && before != null) throw ValidationError.of('before', 'exclusive', 'use first/after or last/before, not both');
+  if (first != null && last != null)
+    throw ValidationError.of('last', 'exclusive', 'use first/after or last/before, not both');
+  if (after != null && before != null)
+    throw ValidationError.of('before', 'exclusive', 'use first/after or last/before, not both');
   const backward = last != null || before != null;
   const size = (backward ? last : first) ?? DEFAULT_PAGE_SIZE;
   const field = backward ? 'last' : 'first';
-  if (!Number.isInteger(size) || size < 0) throw ValidationError.of(field, 'too_small', `${field} must be between 0 and ${MAX_PAGE_SIZE}`);
-  if (size > MAX_PAGE_SIZE) throw ValidationError.of(field, 'too_big', `${field} must be at most ${MAX_PAGE_SIZE}, got ${size}`);
+  if (!Number.isInteger(size) || size < 0)
+    throw ValidationError.of(field, 'too_small', `${field} must be between 0 and ${MAX_PAGE_SIZE}`);
+  if (size > MAX_PAGE_SIZE)
+    throw ValidationError.of(field, 'too_big', `${field} must be at most ${MAX_PAGE_SIZE}, got ${size}`);
   return {
     limit: size,
     backward,
@@ -93,7 +113,9 @@ export function toConnection<N>(page: Page<Positioned<N>>, shape: CursorShape, t
   let encoder: ((pos: Position) => string) | undefined;
   // The query's fingerprint (a SHA-256) is computed once, and only if some cursor is asked for.
   const encode = (pos: Position) => (encoder ??= cursorEncoder(shape))(pos);
-  const edges: Array<{ readonly cursor: string; readonly node: N }> = page.rows.map((row) => new Edge(row.node, row.position, encode));
+  const edges: Array<{ readonly cursor: string; readonly node: N }> = page.rows.map(
+    (row) => new Edge(row.node, row.position, encode),
+  );
   return {
     edges,
     pageInfo: {

@@ -1,5 +1,6 @@
 // Custom scalars: DateTime (ISO-8601, UTC) and JSON (any JSON value; bounds are checked by the fields that take it).
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
+
 import { builder } from './builder';
 
 builder.scalarType('DateTime', {
@@ -13,7 +14,10 @@ builder.scalarType('DateTime', {
 });
 
 function parseDateTime(value: unknown): Date {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(value)) {
+  if (
+    typeof value !== 'string' ||
+    !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(value)
+  ) {
     throw new GraphQLError('DateTime: expected an ISO-8601 string such as 2026-11-30T12:00:00Z');
   }
   const date = new Date(value);

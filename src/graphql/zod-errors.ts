@@ -3,6 +3,7 @@
 // in zod's defaults ("Too big: expected string to have <=200 characters").
 import { z, type ZodError } from 'zod';
 import type { $ZodRawIssue as RawIssue } from 'zod/v4/core';
+
 import { ValidationError } from '../errors';
 
 const FORMATS: Record<string, string> = {
@@ -37,8 +38,10 @@ export function atelierMessage(issue: RawIssue): string {
     }
     case 'too_small': {
       const min = String(issue.minimum);
-      if (issue.origin === 'string') return issue.minimum === 1 ? 'must not be empty' : `must be at least ${min} characters`;
-      if (issue.origin === 'array' || issue.origin === 'set') return issue.minimum === 1 ? 'must not be empty' : `must have at least ${min} items`;
+      if (issue.origin === 'string')
+        return issue.minimum === 1 ? 'must not be empty' : `must be at least ${min} characters`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return issue.minimum === 1 ? 'must not be empty' : `must have at least ${min} items`;
       return issue.inclusive === false ? `must be greater than ${min}` : `must be at least ${min}`;
     }
     case 'invalid_type':
@@ -48,7 +51,9 @@ export function atelierMessage(issue: RawIssue): string {
     case 'not_multiple_of':
       return `must be a multiple of ${issue.divisor}`;
     case 'invalid_value':
-      return issue.values.length === 1 ? `must be ${quote(issue.values[0])}` : `must be one of ${issue.values.map(quote).join(', ')}`;
+      return issue.values.length === 1
+        ? `must be ${quote(issue.values[0])}`
+        : `must be one of ${issue.values.map(quote).join(', ')}`;
     case 'unrecognized_keys':
       return `has fields Atelier does not know: ${issue.keys.join(', ')}`;
     case 'invalid_union':
@@ -70,7 +75,10 @@ export function validationErrorFromZod(error: ZodError): ValidationError {
   return new ValidationError(
     error.issues.map((issue) => ({
       field: issue.path.map(String).join('.') || '(arguments)',
-      rule: issue.code === 'custom' ? String((issue as { params?: { rule?: string } }).params?.rule ?? 'custom') : issue.code,
+      rule:
+        issue.code === 'custom'
+          ? String((issue as { params?: { rule?: string } }).params?.rule ?? 'custom')
+          : issue.code,
       message: issue.message,
     })),
   );

@@ -17,7 +17,14 @@ export interface MetricPoint {
 }
 
 /** The numeric series of a point, by name: what charts plot and downsampling keeps extremes of. */
-export const CORE_SERIES = ['totalTrajectories', 'avgReward', 'minReward', 'maxReward', 'rewardStd', 'trainingLoss'] as const;
+export const CORE_SERIES = [
+  'totalTrajectories',
+  'avgReward',
+  'minReward',
+  'maxReward',
+  'rewardStd',
+  'trainingLoss',
+] as const;
 
 export function metricPointFromRow(row: MetricPointRow): MetricPoint {
   return {

@@ -1,47 +1,65 @@
 // GraphQL types and fields for metric history: the per-step points, downsampled on request, and recording.
 import { z } from 'zod';
+
 import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import type { MetricsRecordedEvent } from '../events/topics';
-import { TrainingMetricsRef } from '../runs/runs.graphql';
-import { freshEvent, subscribeForRun } from '../runs/run-subscription';
-import { TRACKING_API } from '../runs/write-guard';
 import { builder } from '../graphql/builder';
 import { shareSubscribers } from '../graphql/shared-subscription';
-import { TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
-import type { HistoryBucket } from './metrics.service';
-import { MAX_POINTS_PER_CALL, toBuckets } from './metrics.service';
+import { freshEvent, subscribeForRun } from '../runs/run-subscription';
+import { TrainingMetricsRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
+import { TRACKING_API } from '../runs/write-guard';
 import type { MetricPoint } from './metric-point.model';
+import { MAX_POINTS_PER_CALL, toBuckets, type HistoryBucket } from './metrics.service';
 
 const NamedValueRef = builder.objectRef<{ name: string; value: number | null }>('NamedValue').implement({
   fields: (t) => ({ name: t.exposeString('name'), value: t.exposeFloat('value', { nullable: true }) }),
 });
 
-const toNamed = (series: Record<string, number | null>) => Object.entries(series).map(([name, value]) => ({ name, value }));
+const toNamed = (series: Record<string, number | null>) =>
+  Object.entries(series).map(([name, value]) => ({ name, value }));
 
 const MetricBucketRef = builder.objectRef<HistoryBucket>('MetricBucket').implement({
   description:
-    'The steps a point stands for. Without maxPoints each point is its own bucket. Series are named as the point\'s fields (avgReward, trainingLoss, …) and `values.<name>` for extra values.',
+    "The steps a point stands for. Without maxPoints each point is its own bucket. Series are named as the point's fields (avgReward, trainingLoss, …) and `values.<name>` for extra values.",
   fields: (t) => ({
     firstStep: t.exposeInt('firstStep'),
     lastStep: t.exposeInt('lastStep'),
     count: t.exposeInt('count', { description: 'How many steps the bucket holds.' }),
-    min: t.field({ type: [NamedValueRef], description: "Each series' minimum within the bucket.", resolve: (b) => toNamed(b.min) }),
-    max: t.field({ type: [NamedValueRef], description: "Each series' maximum within the bucket.", resolve: (b) => toNamed(b.max) }),
+    min: t.field({
+      type: [NamedValueRef],
+      description: "Each series' minimum within the bucket.",
+      resolve: (b) => toNamed(b.min),
+    }),
+    max: t.field({
+      type: [NamedValueRef],
+      description: "Each series' maximum within the bucket.",
+      resolve: (b) => toNamed(b.max),
+    }),
   }),
 });
 
 const MetricPointRef = builder.objectRef<HistoryBucket>('MetricPoint').implement({
   description: "One point of a run's history: the values at `step` (the last step of its bucket when downsampled).",
   fields: (t) => {
-    const last = <K extends keyof MetricPoint>(k: K) => (b: HistoryBucket) => b.last[k];
+    const last =
+      <K extends keyof MetricPoint>(k: K) =>
+      (b: HistoryBucket) =>
+        b.last[k];
     return {
       step: t.int({ resolve: last('step') }),
       epoch: t.int({ resolve: last('epoch') }),
-      totalTrajectories: t.int({ description: "Trajectories stored for this step.", resolve: last('totalTrajectories') }),
+      totalTrajectories: t.int({
+        description: 'Trajectories stored for this step.',
+        resolve: last('totalTrajectories'),
+      }),
       avgReward: t.float({ nullable: true, resolve: last('avgReward') }),
       minReward: t.float({ nullable: true, resolve: last('minReward') }),
       maxReward: t.float({ nullable: true, resolve: last('maxReward') }),
-      rewardStd: t.float({ nullable: true, description: 'Population standard deviation of the rewards.', resolve: last('rewardStd') }),
+      rewardStd: t.float({
+        nullable: true,
+        description: 'Population standard deviation of the rewards.',
+        resolve: last('rewardStd'),
+      }),
       trainingLoss: t.float({ nullable: true, resolve: last('trainingLoss') }),
       values: t.field({
         type: [NamedValueRef],
@@ -66,13 +84,21 @@ builder.objectField(TrainingRunRef, 'metricHistory', (t) =>
 
 const NamedValueInput = builder.inputType('NamedValueInput', {
   fields: (t) => ({
-    name: t.string({ required: true, validate: { schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_./-]{0,99}$/, { message: 'must be 1–100 letters, digits, _ . / -, starting with a letter or _' }) } }),
+    name: t.string({
+      required: true,
+      validate: {
+        schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_./-]{0,99}$/, {
+          message: 'must be 1–100 letters, digits, _ . / -, starting with a letter or _',
+        }),
+      },
+    }),
     value: t.float({ required: true }),
   }),
 });
 
 const MetricPointInput = builder.inputType('MetricPointInput', {
-  description: "One training step's metrics. Reward statistics are computed from the run's stored trajectories of that step.",
+  description:
+    "One training step's metrics. Reward statistics are computed from the run's stored trajectories of that step.",
   fields: (t) => ({
     step: t.int({ required: true, validate: { schema: z.number().int().min(0) } }),
     epoch: t.int({ required: true, validate: { schema: z.number().int().min(0) } }),
@@ -86,7 +112,8 @@ builder.mutationField('recordMetrics', (t) =>
     type: builder.objectRef<{ points: HistoryBucket[] }>('RecordMetricsPayload').implement({
       fields: (f) => ({ points: f.field({ type: [MetricPointRef], resolve: (p) => p.points }) }),
     }),
-    description: "Appends history points (one per step) to a TRACKED run and updates its metrics snapshot. A PIPELINE run's metrics are Atelier's own (RunModeError).",
+    description:
+      "Appends history points (one per step) to a TRACKED run and updates its metrics snapshot. A PIPELINE run's metrics are Atelier's own (RunModeError).",
     errors: { types: [ValidationError, NotFoundError, ConflictError, RunModeError], directResult: true },
     args: {
       runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
@@ -96,7 +123,8 @@ builder.mutationField('recordMetrics', (t) =>
       const points = args.points.map((p, i) => {
         const values: Record<string, number> = {};
         for (const [j, v] of (p.values ?? []).entries()) {
-          if (v.name in values) throw ValidationError.of(`points.${i}.values.${j}.name`, 'unique', `value ${v.name} appears twice`);
+          if (v.name in values)
+            throw ValidationError.of(`points.${i}.values.${j}.name`, 'unique', `value ${v.name} appears twice`);
           values[v.name] = v.value;
         }
         return { step: p.step, epoch: p.epoch, trainingLoss: p.trainingLoss, values };
@@ -110,7 +138,7 @@ builder.mutationField('recordMetrics', (t) =>
 // ---- live ----
 
 const MetricsRecordedRef = builder.objectRef<MetricsRecordedEvent>('MetricsRecordedEvent').implement({
-  description: "New history points of a run and its updated metrics snapshot.",
+  description: 'New history points of a run and its updated metrics snapshot.',
   fields: (t) => ({
     points: t.field({
       type: [MetricPointRef],
@@ -128,7 +156,8 @@ const MetricsRecordedRef = builder.objectRef<MetricsRecordedEvent>('MetricsRecor
 builder.subscriptionField('metricsRecorded', (t) =>
   t.field({
     type: MetricsRecordedRef,
-    description: "Each new history point of the run, with the updated metrics snapshot. Completes after the run's final transition, once every point stored before it was pushed (at once for a run already final).",
+    description:
+      "Each new history point of the run, with the updated metrics snapshot. Completes after the run's final transition, once every point stored before it was pushed (at once for a run already final).",
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'metricsRecorded'),
     resolve: freshEvent,

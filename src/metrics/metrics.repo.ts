@@ -1,7 +1,14 @@
 // Queries over metric history and the reward statistics it is computed from.
 import { In, type DataSource, type EntityManager } from 'typeorm';
+
 import type { DbKind } from '../db/data-source';
-import { GradientStepEntity, MetricPointEntity, TrajectoryEntity, type GradientStepRow, type MetricPointRow } from '../db/entities';
+import {
+  GradientStepEntity,
+  MetricPointEntity,
+  TrajectoryEntity,
+  type GradientStepRow,
+  type MetricPointRow,
+} from '../db/entities';
 import { rowReader, SqlParams, type RowReader } from '../db/rows';
 import { rewardStats, type RewardStats } from '../domain/reward-stats';
 
@@ -18,7 +25,10 @@ export class MetricsRepo {
   /** A run's whole history (10,000s of rows for long runs: plain SQL, see db/rows.ts). */
   history(runId: number): Promise<MetricPointRow[]> {
     const p = new SqlParams(this.kind);
-    return this.points.all(`SELECT ${this.points.columns('m')} FROM ${this.points.table} m WHERE m.run_id = ${p.add(runId)} ORDER BY m.step ASC`, p.values);
+    return this.points.all(
+      `SELECT ${this.points.columns('m')} FROM ${this.points.table} m WHERE m.run_id = ${p.add(runId)} ORDER BY m.step ASC`,
+      p.values,
+    );
   }
 
   gradientSteps(runId: number, step: number | null): Promise<GradientStepRow[]> {
@@ -35,7 +45,10 @@ export class MetricsRepo {
   async historyForRuns(runIds: readonly number[]): Promise<MetricPointRow[]> {
     if (runIds.length === 0) return [];
     const p = new SqlParams(this.kind);
-    return this.points.all(`SELECT ${this.points.columns('m')} FROM ${this.points.table} m WHERE m.run_id IN (${p.list(runIds)}) ORDER BY m.run_id ASC, m.step ASC`, p.values);
+    return this.points.all(
+      `SELECT ${this.points.columns('m')} FROM ${this.points.table} m WHERE m.run_id IN (${p.list(runIds)}) ORDER BY m.run_id ASC, m.step ASC`,
+      p.values,
+    );
   }
 }
 
@@ -44,7 +57,11 @@ export class MetricsRepo {
  * here rather than with SQL's AVG and SUM(r * r), which overflow (Infinity on SQLite, an error on
  * PostgreSQL) for rewards a script may legitimately report; a step holds a bounded number of rows.
  */
-export async function rewardStatsBySteps(em: EntityManager, runId: number, steps: number[]): Promise<Map<number, RewardStats>> {
+export async function rewardStatsBySteps(
+  em: EntityManager,
+  runId: number,
+  steps: number[],
+): Promise<Map<number, RewardStats>> {
   const out = new Map<number, RewardStats>();
   if (steps.length === 0) return out;
   const rows: Array<{ step: number | string; reward: number | string | null }> = await em

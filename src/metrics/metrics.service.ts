@@ -2,13 +2,19 @@
 // trajectories of that step, not from the caller; the run's `metrics` snapshot follows the
 // latest step.
 import type { Database } from '../db/data-source';
-import { nowStored } from '../db/timestamps';
-import { GradientStepEntity, MetricPointEntity, TrajectoryEntity, type GradientStepRow, type MetricPointRow } from '../db/entities';
+import {
+  GradientStepEntity,
+  MetricPointEntity,
+  TrajectoryEntity,
+  type GradientStepRow,
+  type MetricPointRow,
+} from '../db/entities';
 import { parseJsonObject } from '../db/json';
+import { nowStored } from '../db/timestamps';
 import { downsample, type Bucket } from '../domain/downsample';
+import type { TrainingMetrics } from '../domain/training-metrics';
 import { ConflictError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
-import type { TrainingMetrics } from '../domain/training-metrics';
 import { writeMetricsSnapshot } from '../runs/runs.repo';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { CORE_SERIES, metricPointFromRow, type MetricPoint } from './metric-point.model';
@@ -53,10 +59,12 @@ export class MetricsService {
   ) {}
 
   async record(runId: number, points: RecordMetricPointInput[], guard?: WriteGuard): Promise<MetricPoint[]> {
-    if (points.length > MAX_POINTS_PER_CALL) throw ValidationError.of('points', 'max', `at most ${MAX_POINTS_PER_CALL} points per call, got ${points.length}`);
+    if (points.length > MAX_POINTS_PER_CALL)
+      throw ValidationError.of('points', 'max', `at most ${MAX_POINTS_PER_CALL} points per call, got ${points.length}`);
     const seen = new Set<number>();
     points.forEach((p, i) => {
-      if (seen.has(p.step)) throw ValidationError.of(`points.${i}.step`, 'unique', `step ${p.step} appears twice in this call`);
+      if (seen.has(p.step))
+        throw ValidationError.of(`points.${i}.step`, 'unique', `step ${p.step} appears twice in this call`);
       seen.add(p.step);
     });
 
@@ -68,11 +76,18 @@ export class MetricsService {
       // accepted as they are. A point that differs from the stored one of its step is a conflict.
       const stored = new Map<number, MetricPointRow>();
       if (steps.length > 0) {
-        for (const row of await pointsRepo.createQueryBuilder('m').where('m.run_id = :runId AND m.step IN (:...steps)', { runId, steps }).getMany()) stored.set(row.step, row);
+        for (const row of await pointsRepo
+          .createQueryBuilder('m')
+          .where('m.run_id = :runId AND m.step IN (:...steps)', { runId, steps })
+          .getMany())
+          stored.set(row.step, row);
       }
       for (const p of points) {
         const old = stored.get(p.step);
-        if (old && !samePoint(old, p)) throw new ConflictError(`step ${p.step} of this run already has a different history point; recorded metrics are never overwritten`);
+        if (old && !samePoint(old, p))
+          throw new ConflictError(
+            `step ${p.step} of this run already has a different history point; recorded metrics are never overwritten`,
+          );
       }
       const fresh = points.filter((p) => !stored.has(p.step));
       const stats = await rewardStatsBySteps(
@@ -122,7 +137,13 @@ export class MetricsService {
   }
 
   /** Stores one gradient step the trainer streamed, while the run is TRAINING. */
-  async recordGradientStep(runId: number, step: number, gradientStep: number, values: Record<string, number>, guard: WriteGuard): Promise<void> {
+  async recordGradientStep(
+    runId: number,
+    step: number,
+    gradientStep: number,
+    values: Record<string, number>,
+    guard: WriteGuard,
+  ): Promise<void> {
     await this.db.writes.run(async (tx) => {
       await lockGuarded(tx.em, this.db.kind, runId, guard);
       await tx.em.getRepository(GradientStepEntity).insert({

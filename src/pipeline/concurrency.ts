@@ -19,7 +19,11 @@ export class Semaphore {
 }
 
 /** Like Promise.all over items.map(fn), with at most `limit` calls running at once. Fails fast. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const gate = new Semaphore(Math.max(1, limit));
   return Promise.all(items.map((item, i) => gate.run(() => fn(item, i))));
 }

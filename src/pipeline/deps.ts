@@ -1,9 +1,9 @@
 // What the pipeline needs from the rest of Atelier and the outside world, passed in once.
+import type { TrainingBackend } from '../backends';
 import type { PipelineConfig } from '../config';
 import type { EventBus } from '../events/event-bus';
 import type { Logger } from '../logger';
 import type { MetricsService } from '../metrics/metrics.service';
-import type { TrainingBackend } from '../backends';
 import type { ChatClient } from '../providers/chat';
 import type { RunsService } from '../runs/runs.service';
 import type { TrajectoriesService } from '../trajectories/trajectories.service';

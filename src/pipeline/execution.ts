@@ -2,18 +2,18 @@
 // dataset iteration collect rollouts, score them with RULER and train on them through the ART
 // backend. Every write is guarded by the status it expects, so once a run is cancelled nothing more
 // is written; a restart resumes from what is stored (completed steps are never redone).
-import { totalSteps, iterateDataset } from '../domain/dataset';
+import type { TrainableModel } from '../backends';
+import { iterateDataset, totalSteps } from '../domain/dataset';
+import { pipelineSettingsOf, type PipelineSettings } from '../domain/pipeline-settings';
 import type { TrainingStatus } from '../domain/status-machine';
 import { IllegalTransitionError, RunNoLongerActiveError } from '../errors';
-import type { TrainingRun } from '../runs/run.model';
-import type { TrainableModel } from '../backends';
 import { AbortedError } from '../providers/http';
-import { pipelineSettingsOf, type PipelineSettings } from '../domain/pipeline-settings';
-import type { PipelineDeps } from './deps';
+import type { TrainingRun } from '../runs/run.model';
 import type { WriteGuard } from '../runs/write-guard';
+import type { PipelineDeps } from './deps';
+import { collect } from './stages/collect';
 import type { StageContext, StepProgress } from './stages/context';
 import { generate } from './stages/generate';
-import { collect } from './stages/collect';
 import { score } from './stages/score';
 import { finishStep, train, whyNothingToTrain } from './stages/train';
 
@@ -36,7 +36,16 @@ export class RunExecution {
   private slowUntil = 0;
   private totalSteps = 0;
   /** One object for the whole run, reset at each step: the stages update it through their context. */
-  private readonly progress: StepProgress = { step: 0, epoch: 0, rolloutsDone: 0, rolloutsTotal: 0, judgeCallsDone: 0, judgeCallsTotal: 0, gradientStepsDone: 0, gradientStepsTotal: null };
+  private readonly progress: StepProgress = {
+    step: 0,
+    epoch: 0,
+    rolloutsDone: 0,
+    rolloutsTotal: 0,
+    judgeCallsDone: 0,
+    judgeCallsTotal: 0,
+    gradientStepsDone: 0,
+    gradientStepsTotal: null,
+  };
 
   constructor(
     private readonly deps: PipelineDeps,
@@ -61,11 +70,14 @@ export class RunExecution {
 
   async run(): Promise<void> {
     const stallMs = this.deps.config.stallTimeoutMs;
-    const watchdog = setInterval(() => {
-      const now = Date.now();
-      if (now < this.slowUntil) return;
-      if (now - this.lastProgressAt > stallMs) this.controller.abort(new StallError(Math.round(stallMs / 1000)));
-    }, Math.min(1000, Math.max(50, stallMs / 4)));
+    const watchdog = setInterval(
+      () => {
+        const now = Date.now();
+        if (now < this.slowUntil) return;
+        if (now - this.lastProgressAt > stallMs) this.controller.abort(new StallError(Math.round(stallMs / 1000)));
+      },
+      Math.min(1000, Math.max(50, stallMs / 4)),
+    );
     try {
       await this.drive();
     } catch (err) {
@@ -81,13 +93,20 @@ export class RunExecution {
     let run = await this.load();
     this.stage = run.status;
     const settings = pipelineSettingsOf(run.config);
-    const model: TrainableModel = { name: run.trainedModelName ?? `atelier-run-${run.id}`, project: run.projectName, base_model: run.modelName };
+    const model: TrainableModel = {
+      name: run.trainedModelName ?? `atelier-run-${run.id}`,
+      project: run.projectName,
+      base_model: run.modelName,
+    };
     const ctx = this.context(settings);
 
     if (run.status === 'pending') run = await this.transition('generating');
     if (run.status === 'generating') await generate(ctx, run);
     run = await this.load();
-    const items = (await this.deps.runs.taskInputs(run.id)).map((t) => ({ inputText: t.inputText, context: t.context }));
+    const items = (await this.deps.runs.taskInputs(run.id)).map((t) => ({
+      inputText: t.inputText,
+      context: t.context,
+    }));
     this.totalSteps = totalSteps(items.length, settings.groupsPerStep, run.numEpochs, run.maxSteps);
 
     const backend = this.deps.backend(run.backend);
@@ -111,10 +130,24 @@ export class RunExecution {
     /** Steps of this execution that trained nothing, and why: never silent (see the end of the loop). */
     const untrained: string[] = [];
 
-    for (const batch of iterateDataset(items, { groupsPerStep: settings.groupsPerStep, numEpochs: run.numEpochs, maxSteps: run.maxSteps, initialStep: backendStep })) {
+    for (const batch of iterateDataset(items, {
+      groupsPerStep: settings.groupsPerStep,
+      numEpochs: run.numEpochs,
+      maxSteps: run.maxSteps,
+      initialStep: backendStep,
+    })) {
       run = await this.load();
       const resumeAt = run.currentStep === batch.step ? run.status : null;
-      Object.assign(this.progress, { step: batch.step, epoch: batch.epoch, rolloutsDone: 0, rolloutsTotal: batch.items.length * run.rolloutsPerGroup, judgeCallsDone: 0, judgeCallsTotal: 0, gradientStepsDone: 0, gradientStepsTotal: null } satisfies StepProgress);
+      Object.assign(this.progress, {
+        step: batch.step,
+        epoch: batch.epoch,
+        rolloutsDone: 0,
+        rolloutsTotal: batch.items.length * run.rolloutsPerGroup,
+        judgeCallsDone: 0,
+        judgeCallsTotal: 0,
+        gradientStepsDone: 0,
+        gradientStepsTotal: null,
+      } satisfies StepProgress);
 
       if (resumeAt !== 'scoring' && resumeAt !== 'training') {
         await this.enterCollecting(run, batch.step);
@@ -127,19 +160,31 @@ export class RunExecution {
       }
       const outcome = await train(ctx, backend, model, run, batch.step, backendStep);
       if (outcome.groups === 0) untrained.push(`step ${batch.step}: ${await whyNothingToTrain(ctx, batch.step)}`);
-      else if (outcome.step <= backendStep) untrained.push(`step ${batch.step}: the ART backend answered without training (its step stayed at ${outcome.step})`);
+      else if (outcome.step <= backendStep)
+        untrained.push(
+          `step ${batch.step}: the ART backend answered without training (its step stayed at ${outcome.step})`,
+        );
       backendStep = outcome.step;
       await finishStep(ctx, batch.step, batch.epoch, outcome.lines);
     }
 
     // The backend's step counts the checkpoints trained for this run's model: none means the run
     // trained nothing, which is a failure with its causes, never a quiet COMPLETED.
-    if (backendStep === 0) throw new Error(`no step was trained: ${untrained.join('; ') || 'the dataset gave no step to train'}`.slice(0, 4000));
-    const completedReason = untrained.length ? `${untrained.length} of ${this.totalSteps} steps trained nothing: ${untrained.join('; ')}`.slice(0, 4000) : null;
+    if (backendStep === 0)
+      throw new Error(
+        `no step was trained: ${untrained.join('; ') || 'the dataset gave no step to train'}`.slice(0, 4000),
+      );
+    const completedReason = untrained.length
+      ? `${untrained.length} of ${this.totalSteps} steps trained nothing: ${untrained.join('; ')}`.slice(0, 4000)
+      : null;
 
     run = await this.load();
     // A run with nothing (left) to train still walks the lifecycle to its end.
-    const rest: Partial<Record<TrainingStatus, TrainingStatus[]>> = { generating: ['collecting', 'scoring', 'training'], collecting: ['scoring', 'training'], scoring: ['training'] };
+    const rest: Partial<Record<TrainingStatus, TrainingStatus[]>> = {
+      generating: ['collecting', 'scoring', 'training'],
+      collecting: ['scoring', 'training'],
+      scoring: ['training'],
+    };
     const path = rest[run.status] ?? [];
     for (const to of path) await this.transition(to, 'nothing left to train');
     await this.transition('completed', completedReason, { trainedModelName: model.name });
@@ -197,7 +242,11 @@ export class RunExecution {
     return run;
   }
 
-  private async transition(to: TrainingStatus, reason: string | null = null, changes: { trainedModelName?: string; currentStep?: number } = {}): Promise<TrainingRun> {
+  private async transition(
+    to: TrainingStatus,
+    reason: string | null = null,
+    changes: { trainedModelName?: string; currentStep?: number } = {},
+  ): Promise<TrainingRun> {
     if (this.signal.aborted) throw new AbortedError(this.signal.reason);
     const run = await this.deps.runs.transition(this.runId, to, reason, changes, { leaseOwner: this.leaseOwner });
     this.stage = to;
@@ -210,7 +259,12 @@ export class RunExecution {
   }
 
   private publishProgress(): void {
-    this.deps.events.publish('runProgress', { runId: this.runId, totalSteps: this.totalSteps, ...this.progress, at: new Date().toISOString() });
+    this.deps.events.publish('runProgress', {
+      runId: this.runId,
+      totalSteps: this.totalSteps,
+      ...this.progress,
+      at: new Date().toISOString(),
+    });
   }
 
   /** Ends the run after an error: FAILED with the stage and cause, unless it was cancelled or the server is stopping. */
@@ -224,7 +278,8 @@ export class RunExecution {
     try {
       await this.deps.runs.transition(this.runId, 'failed', message, {}, { leaseOwner: this.leaseOwner });
     } catch (e) {
-      if (!(e instanceof IllegalTransitionError)) this.deps.logger.error(`run ${this.runId}: could not record its failure`, e);
+      if (!(e instanceof IllegalTransitionError))
+        this.deps.logger.error(`run ${this.runId}: could not record its failure`, e);
     }
   }
 }

@@ -1,13 +1,13 @@
 // Assembles what the pipeline needs from Atelier's services and the configured providers.
+import { backendRegistry } from '../backends';
 import type { Config } from '../config';
 import type { EventBus } from '../events/event-bus';
 import type { Logger } from '../logger';
 import type { MetricsService } from '../metrics/metrics.service';
-import { backendRegistry } from '../backends';
 import { ChatClient } from '../providers/chat';
 import type { RunsService } from '../runs/runs.service';
-import type { TrajectoriesService } from '../trajectories/trajectories.service';
 import type { Redactor } from '../security/redact';
+import type { TrajectoriesService } from '../trajectories/trajectories.service';
 import type { PipelineDeps } from './deps';
 
 export function createPipelineDeps(

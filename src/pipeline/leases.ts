@@ -18,7 +18,9 @@ export class Leases {
 
   /** Claims a run for this instance on its backend; false when someone else holds it or the backend is busy. */
   claim(runId: number, backend: string): Promise<boolean> {
-    return this.db.writes.run((tx) => claimLease(tx.em, { runId, backend, owner: this.owner, expiresAt: this.expiry(), now: new Date() }));
+    return this.db.writes.run((tx) =>
+      claimLease(tx.em, { runId, backend, owner: this.owner, expiresAt: this.expiry(), now: new Date() }),
+    );
   }
 
   /** Extends this instance's lease; false when it was lost (expired and taken) or the run has ended. */

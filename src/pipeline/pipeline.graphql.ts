@@ -1,24 +1,31 @@
 // GraphQL for pipeline runs: test the trained model, and what the pipeline adds to runs and
 // trajectories (the current batch, the trainer's gradient steps, RULER's verdicts).
 import { z } from 'zod';
+
 import { batchAt } from '../domain/dataset';
+import { pipelineSettingsOf } from '../domain/pipeline-settings';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { ProviderError } from '../providers/http';
 import { TrainingInputBatchRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { TrajectoryRef } from '../trajectories/trajectories.graphql';
-import { pipelineSettingsOf } from '../domain/pipeline-settings';
 import { testTrainedModel } from './test-model';
 
 const GradientStepRef = builder
-  .objectRef<{ step: number; gradientStep: number; loss: number | null; values: string; recordedAt: string }>('GradientStep')
+  .objectRef<{ step: number; gradientStep: number; loss: number | null; values: string; recordedAt: string }>(
+    'GradientStep',
+  )
   .implement({
     description: 'One gradient step of a training step, as the ART backend streamed it.',
     fields: (t) => ({
       step: t.exposeInt('step'),
       gradientStep: t.exposeInt('gradientStep'),
       loss: t.exposeFloat('loss', { nullable: true }),
-      values: t.field({ type: 'JSON', description: 'Every value of the line: loss, grad_norm, policy_loss, entropy, …', resolve: (g) => JSON.parse(g.values) }),
+      values: t.field({
+        type: 'JSON',
+        description: 'Every value of the line: loss, grad_norm, policy_loss, entropy, …',
+        resolve: (g) => JSON.parse(g.values),
+      }),
       recordedAt: t.field({ type: 'DateTime', resolve: (g) => new Date(g.recordedAt) }),
     }),
   });
@@ -31,7 +38,15 @@ builder.objectFields(TrainingRunRef, (t) => ({
     resolve: async (run, _a, ctx) => {
       if (run.currentStep === null) return null;
       const items = await ctx.loaders.taskInputsByRunId.load(run.id);
-      return batchAt(items, { groupsPerStep: pipelineSettingsOf(run.config).groupsPerStep, numEpochs: run.numEpochs, maxSteps: run.maxSteps }, run.currentStep);
+      return batchAt(
+        items,
+        {
+          groupsPerStep: pipelineSettingsOf(run.config).groupsPerStep,
+          numEpochs: run.numEpochs,
+          maxSteps: run.maxSteps,
+        },
+        run.currentStep,
+      );
     },
   }),
   gradientSteps: t.field({
@@ -43,11 +58,30 @@ builder.objectFields(TrainingRunRef, (t) => ({
 }));
 
 builder.objectFields(TrajectoryRef, (t) => ({
-  judgeExplanation: t.string({ nullable: true, description: "RULER's explanation of this trajectory's score.", resolve: (tr) => str(tr.metadata.ruler_explanation) }),
-  independentReward: t.float({ nullable: true, description: 'The reward before RULER scored it.', resolve: (tr) => num(tr.metadata.independent_reward) }),
-  error: t.string({ nullable: true, description: 'Why this rollout failed, if it did.', resolve: (tr) => str(tr.metadata.error) }),
-  droppedReason: t.string({ nullable: true, description: 'Why its group was not scored or trained, if it was not.', resolve: (tr) => str(tr.metadata.dropped_reason) }),
-  isTest: t.boolean({ description: 'Made by testTrainedModel, not by training.', resolve: (tr) => tr.metadata.test === true }),
+  judgeExplanation: t.string({
+    nullable: true,
+    description: "RULER's explanation of this trajectory's score.",
+    resolve: (tr) => str(tr.metadata.ruler_explanation),
+  }),
+  independentReward: t.float({
+    nullable: true,
+    description: 'The reward before RULER scored it.',
+    resolve: (tr) => num(tr.metadata.independent_reward),
+  }),
+  error: t.string({
+    nullable: true,
+    description: 'Why this rollout failed, if it did.',
+    resolve: (tr) => str(tr.metadata.error),
+  }),
+  droppedReason: t.string({
+    nullable: true,
+    description: 'Why its group was not scored or trained, if it was not.',
+    resolve: (tr) => str(tr.metadata.dropped_reason),
+  }),
+  isTest: t.boolean({
+    description: 'Made by testTrainedModel, not by training.',
+    resolve: (tr) => tr.metadata.test === true,
+  }),
 }));
 
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -67,7 +101,10 @@ builder.mutationFields((t) => ({
     }),
     description: "Runs a COMPLETED pipeline run's trained model on a new input and stores the exchange.",
     errors: { types: [ValidationError, NotFoundError, ConflictError, ProviderError], directResult: true },
-    args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }), inputText: t.arg.string({ required: true, validate: { schema: z.string().min(1).max(100_000) } }) },
+    args: {
+      runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
+      inputText: t.arg.string({ required: true, validate: { schema: z.string().min(1).max(100_000) } }),
+    },
     resolve: (_root, args, ctx) => testTrainedModel(ctx.services.pipelineDeps, args.runId.id, args.inputText),
   }),
 }));

@@ -11,7 +11,10 @@ export function inputsRequest(model: string, taskDescription: string, count: num
         content:
           'You are helping to create training data for an AI model. Given a task description, produce diverse, realistic input examples of varied length and difficulty, covering edge cases. Produce inputs only: the outputs will be judged separately.',
       },
-      { role: 'user', content: `Task: ${taskDescription}\n\nGenerate ${count} diverse inputs for this task. Answer as JSON: {"inputs": [{"input": "..."}]}.` },
+      {
+        role: 'user',
+        content: `Task: ${taskDescription}\n\nGenerate ${count} diverse inputs for this task. Answer as JSON: {"inputs": [{"input": "..."}]}.`,
+      },
     ],
     response_format: {
       type: 'json_schema',
@@ -20,7 +23,17 @@ export function inputsRequest(model: string, taskDescription: string, count: num
         strict: true,
         schema: {
           type: 'object',
-          properties: { inputs: { type: 'array', items: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'], additionalProperties: false } } },
+          properties: {
+            inputs: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { input: { type: 'string' } },
+                required: ['input'],
+                additionalProperties: false,
+              },
+            },
+          },
           required: ['inputs'],
           additionalProperties: false,
         },
@@ -35,7 +48,10 @@ export function systemPromptRequest(model: string, taskDescription: string): Cha
     temperature: 0.3,
     messages: [
       { role: 'system', content: 'You write clear, direct instructions for AI assistants.' },
-      { role: 'user', content: `Write a system prompt for an AI assistant that performs this task:\n\n${taskDescription}\n\nAnswer with the system prompt only.` },
+      {
+        role: 'user',
+        content: `Write a system prompt for an AI assistant that performs this task:\n\n${taskDescription}\n\nAnswer with the system prompt only.`,
+      },
     ],
   };
 }
@@ -46,7 +62,12 @@ export function cleanInputs(answer: unknown): string[] {
   if (!Array.isArray(list)) return [];
   const out: string[] = [];
   for (const item of list) {
-    const text = typeof item === 'string' ? item : typeof (item as { input?: unknown })?.input === 'string' ? (item as { input: string }).input : '';
+    const text =
+      typeof item === 'string'
+        ? item
+        : typeof (item as { input?: unknown })?.input === 'string'
+          ? (item as { input: string }).input
+          : '';
     const trimmed = text.trim();
     if (trimmed) out.push(trimmed);
   }

@@ -1,11 +1,10 @@
 // A pipeline run's place in its backend's queue, pushed to subscribers as it changes (the run's
 // backend, lease and queuePosition fields are with the other run fields in runs/runs.graphql.ts).
-import type { Context } from '../context';
-import { freshLoaders } from '../context';
+import { freshLoaders, type Context } from '../context';
+import { transformEvents } from '../events/transform';
 import { builder } from '../graphql/builder';
 import type { TrainingRun } from '../runs/run.model';
 import { TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
-import { transformEvents } from '../events/transform';
 
 interface QueueUpdate {
   run: TrainingRun;
@@ -15,7 +14,10 @@ interface QueueUpdate {
 const QueueUpdateRef = builder.objectRef<QueueUpdate>('RunQueueUpdate').implement({
   fields: (t) => ({
     run: t.field({ type: TrainingRunRef, resolve: (u) => u.run }),
-    position: t.exposeInt('position', { nullable: true, description: 'Runs ahead of it on its backend; null once it is no longer waiting.' }),
+    position: t.exposeInt('position', {
+      nullable: true,
+      description: 'Runs ahead of it on its backend; null once it is no longer waiting.',
+    }),
   }),
 });
 

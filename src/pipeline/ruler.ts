@@ -7,8 +7,9 @@
 // Atelier adds what ART leaves to the caller: the prompt ends with the exact number of scores and
 // their ids, and a wrong set of ids is asked again once, with the bad answer and what was wrong.
 import { z } from 'zod';
+
 import type { ChatMessage, ChatRequest } from '../providers/chat';
-import { pythonJsonDumps, pythonDedent } from './python-text';
+import { pythonDedent, pythonJsonDumps } from './python-text';
 
 /** ART's DEFAULT_RUBRIC, as `textwrap.dedent` leaves it (a leading and a trailing newline included). */
 export const DEFAULT_RUBRIC = `
@@ -47,7 +48,11 @@ function sameMessage(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameMessage((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) =>
+      Object.prototype.hasOwnProperty.call(b, k) &&
+      sameMessage((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }
 
 /** The longest run of whole messages every trajectory starts with. */
@@ -80,11 +85,14 @@ export function buildJudgeRequest(model: string, group: JudgeGroup, rubric?: str
   const prefix = commonPrefixLength(trajectories);
   const identical = trajectories.length > 0 && trajectories.every((t) => t.length === prefix);
   let user = '';
-  if (prefix > 0 && !identical) user += `<context>\n${pythonJsonDumps(trajectories[0].slice(0, prefix))}\n</context>\n\n`;
+  if (prefix > 0 && !identical)
+    user += `<context>\n${pythonJsonDumps(trajectories[0].slice(0, prefix))}\n</context>\n\n`;
   if (tools && tools.length > 0) user += `<available_tools>\n${pythonJsonDumps(tools)}\n</available_tools>\n\n`;
   const sent = identical ? [trajectories[0]] : trajectories.map((t) => t.slice(prefix));
   const ids = sent.map((_, i) => String(i + 1));
-  user += 'Trajectories:\n\n' + sent.map((t, i) => `<trajectory id="${ids[i]}">\n${pythonJsonDumps(t)}\n</trajectory>`).join('\n\n');
+  user +=
+    'Trajectories:\n\n' +
+    sent.map((t, i) => `<trajectory id="${ids[i]}">\n${pythonJsonDumps(t)}\n</trajectory>`).join('\n\n');
   user += `\n\n${countInstruction(ids)}`;
   return {
     ids,
@@ -107,7 +115,11 @@ export function buildJudgeRequest(model: string, group: JudgeGroup, rubric?: str
                 type: 'array',
                 items: {
                   type: 'object',
-                  properties: { trajectory_id: { type: 'string' }, explanation: { type: 'string' }, score: { type: 'number' } },
+                  properties: {
+                    trajectory_id: { type: 'string' },
+                    explanation: { type: 'string' },
+                    score: { type: 'number' },
+                  },
                   required: ['trajectory_id', 'explanation', 'score'],
                   additionalProperties: false,
                 },
@@ -134,7 +146,13 @@ export class JudgeAnswerError extends Error {
 }
 
 const answerSchema = z.object({
-  scores: z.array(z.object({ trajectory_id: z.union([z.string(), z.number()]).transform(String), explanation: z.string(), score: z.number() })),
+  scores: z.array(
+    z.object({
+      trajectory_id: z.union([z.string(), z.number()]).transform(String),
+      explanation: z.string(),
+      score: z.number(),
+    }),
+  ),
 });
 
 /** What is wrong with the set of ids an answer scored, or null when it is exactly the expected set. */
@@ -159,7 +177,8 @@ export function idProblems(expected: string[], answered: string[]): string | nul
 /** Validates the judge's answer against the ids it was sent and returns the scores in id order. */
 export function parseJudgeAnswer(value: unknown, ids: string[]): JudgeScore[] {
   const parsed = answerSchema.safeParse(value);
-  if (!parsed.success) throw new JudgeAnswerError(`the judge's answer has the wrong shape: ${parsed.error.issues[0]?.message}`, false);
+  if (!parsed.success)
+    throw new JudgeAnswerError(`the judge's answer has the wrong shape: ${parsed.error.issues[0]?.message}`, false);
   const scores = parsed.data.scores;
   const problems = idProblems(
     ids,
@@ -169,7 +188,8 @@ export function parseJudgeAnswer(value: unknown, ids: string[]): JudgeScore[] {
   const byId = new Map(scores.map((s) => [s.trajectory_id, s]));
   return ids.map((id) => {
     const s = byId.get(id)!;
-    if (!(s.score >= 0 && s.score <= 1)) throw new JudgeAnswerError(`the judge scored trajectory ${id} ${s.score}, outside [0, 1]`, false);
+    if (!(s.score >= 0 && s.score <= 1))
+      throw new JudgeAnswerError(`the judge scored trajectory ${id} ${s.score}, outside [0, 1]`, false);
     return { trajectoryId: id, explanation: s.explanation, score: s.score };
   });
 }
@@ -188,5 +208,7 @@ export function retryRequest(prompt: JudgePrompt, badAnswer: string, problem: st
 
 /** The scores of every trajectory of the group, in order: one copied to all when they were identical. */
 export function scoresForGroup(prompt: JudgePrompt, scores: JudgeScore[], size: number): JudgeScore[] {
-  return prompt.identical ? Array.from({ length: size }, (_, i) => ({ ...scores[0], trajectoryId: String(i + 1) })) : scores;
+  return prompt.identical
+    ? Array.from({ length: size }, (_, i) => ({ ...scores[0], trajectoryId: String(i + 1) }))
+    : scores;
 }

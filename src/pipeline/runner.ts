@@ -96,7 +96,9 @@ export class PipelineRunner {
   private async candidates(): Promise<TrainingRun[]> {
     const runs = await this.deps.runs.pipelineCandidates(200);
     const now = new Date();
-    const active = runs.active.filter((r) => !this.executing.has(r.id) && (!r.leaseExpiresAt || r.leaseExpiresAt < now));
+    const active = runs.active.filter(
+      (r) => !this.executing.has(r.id) && (!r.leaseExpiresAt || r.leaseExpiresAt < now),
+    );
     const pending = runs.pending;
     const firstPerBackend = new Map<string, TrainingRun>();
     for (const r of pending) {
@@ -108,7 +110,9 @@ export class PipelineRunner {
 
   private launch(run: TrainingRun, claimedAt: number): void {
     const execution = new RunExecution(this.deps, run.id, this.leases.owner);
-    this.deps.logger.info(`pipeline: ${run.status === 'pending' ? 'starting' : 'resuming'} run ${run.id} (${run.uuid}) on backend ${run.backend ?? this.deps.config.artBackends[0].name}`);
+    this.deps.logger.info(
+      `pipeline: ${run.status === 'pending' ? 'starting' : 'resuming'} run ${run.id} (${run.uuid}) on backend ${run.backend ?? this.deps.config.artBackends[0].name}`,
+    );
     const done = execution
       .run()
       .catch((err) => this.deps.logger.error(`run ${run.id}: the pipeline stopped unexpectedly`, err))
@@ -131,7 +135,9 @@ export class PipelineRunner {
     for (const [runId, running] of this.executing) {
       // Checked before any renewal is awaited: a database that hangs must not delay the fence.
       if (Date.now() + this.renewEveryMs >= running.renewedAt + ttl) {
-        this.deps.logger.error(`run ${runId}: could not renew its lease for ${Math.round((Date.now() - running.renewedAt) / 1000)} s; stopping before it expires so another instance can take over alone`);
+        this.deps.logger.error(
+          `run ${runId}: could not renew its lease for ${Math.round((Date.now() - running.renewedAt) / 1000)} s; stopping before it expires so another instance can take over alone`,
+        );
         running.execution.stop('lease-lost');
       }
     }
@@ -152,7 +158,9 @@ export class PipelineRunner {
 
   /** A run cancelled or failed through any instance stops here within moments, not at the next renewal. */
   private watchStatus(): void {
-    const events = this.deps.events.subscribe('runStatus', { filter: (e) => this.executing.has(e.runId) && isFinal(e.to as TrainingStatus) });
+    const events = this.deps.events.subscribe('runStatus', {
+      filter: (e) => this.executing.has(e.runId) && isFinal(e.to as TrainingStatus),
+    });
     this.statusEvents = events;
     void (async () => {
       try {

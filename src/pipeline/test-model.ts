@@ -8,7 +8,12 @@ import type { PipelineDeps } from './deps';
 
 export const TEST_STEP = 999;
 
-export async function testTrainedModel(deps: PipelineDeps, runId: number, inputText: string, signal?: AbortSignal): Promise<{ reply: string; uuid: string }> {
+export async function testTrainedModel(
+  deps: PipelineDeps,
+  runId: number,
+  inputText: string,
+  signal?: AbortSignal,
+): Promise<{ reply: string; uuid: string }> {
   try {
     return await runTest(deps, runId, inputText, signal);
   } catch (err) {
@@ -18,18 +23,30 @@ export async function testTrainedModel(deps: PipelineDeps, runId: number, inputT
   }
 }
 
-async function runTest(deps: PipelineDeps, runId: number, inputText: string, signal?: AbortSignal): Promise<{ reply: string; uuid: string }> {
+async function runTest(
+  deps: PipelineDeps,
+  runId: number,
+  inputText: string,
+  signal?: AbortSignal,
+): Promise<{ reply: string; uuid: string }> {
   const run = await deps.runs.get(runId);
   if (run.mode !== 'pipeline' || run.status !== 'completed' || !run.trainedModelName) {
-    throw new ConflictError(`run ${run.uuid} has no trained model to test: only a COMPLETED pipeline run has one (this one is ${run.mode.toUpperCase()}, ${run.status.toUpperCase()})`);
+    throw new ConflictError(
+      `run ${run.uuid} has no trained model to test: only a COMPLETED pipeline run has one (this one is ${run.mode.toUpperCase()}, ${run.status.toUpperCase()})`,
+    );
   }
   const backend = deps.backend(run.backend);
   const model = { name: run.trainedModelName, project: run.projectName, base_model: run.modelName };
   const inference = await backend.prepare(model, signal);
   const step = await backend.currentStep(model, signal);
-  const messages: ChatMessage[] = [...(run.systemPrompt ? [{ role: 'system' as const, content: run.systemPrompt }] : []), { role: 'user', content: inputText }];
+  const messages: ChatMessage[] = [
+    ...(run.systemPrompt ? [{ role: 'system' as const, content: run.systemPrompt }] : []),
+    { role: 'user', content: inputText },
+  ];
   const inferenceModel = inference.modelName(step);
-  const choice = await deps.chat(inference.baseUrl, inference.apiKey, 'inference server').complete({ model: inferenceModel, messages, temperature: 0 }, signal);
+  const choice = await deps
+    .chat(inference.baseUrl, inference.apiKey, 'inference server')
+    .complete({ model: inferenceModel, messages, temperature: 0 }, signal);
   const reply = choice.message.content ?? '';
   const result = await deps.trajectories.record(run.id, [
     {

@@ -12,7 +12,8 @@ export interface ChatRequest {
   temperature?: number;
   max_tokens?: number;
   logprobs?: boolean;
-  response_format?: { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema: unknown; strict?: boolean } };
+  response_format?:
+    { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema: unknown; strict?: boolean } };
 }
 
 /** The choice object as the server returned it: ART trains on it verbatim. */
@@ -38,16 +39,21 @@ export class ChatClient {
   async complete(req: ChatRequest, signal?: AbortSignal, onRetry?: (reason: string) => void): Promise<ChatChoice> {
     const headers: Record<string, string> = {};
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
-    const answer = await callJson<{ choices?: ChatChoice[] }>(`${this.opts.baseUrl.replace(/\/$/, '')}/chat/completions`, req, {
-      timeoutMs: this.opts.timeoutMs,
-      retry: this.opts.retry,
-      signal,
-      headers,
-      what: `${this.opts.what} (${req.model})`,
-      onRetry,
-    });
+    const answer = await callJson<{ choices?: ChatChoice[] }>(
+      `${this.opts.baseUrl.replace(/\/$/, '')}/chat/completions`,
+      req,
+      {
+        timeoutMs: this.opts.timeoutMs,
+        retry: this.opts.retry,
+        signal,
+        headers,
+        what: `${this.opts.what} (${req.model})`,
+        onRetry,
+      },
+    );
     const choice = answer.choices?.[0];
-    if (!choice || typeof choice.message !== 'object') throw new ProviderError(`${this.opts.what} (${req.model}): the answer has no choice`, 200, false);
+    if (!choice || typeof choice.message !== 'object')
+      throw new ProviderError(`${this.opts.what} (${req.model}): the answer has no choice`, 200, false);
     return choice;
   }
 
@@ -59,7 +65,11 @@ export class ChatClient {
     try {
       value = JSON.parse(content);
     } catch {
-      throw new ProviderError(`${this.opts.what} (${req.model}): the answer is not valid JSON: ${content.slice(0, 200)}`, 200, false);
+      throw new ProviderError(
+        `${this.opts.what} (${req.model}): the answer is not valid JSON: ${content.slice(0, 200)}`,
+        200,
+        false,
+      );
     }
     return parse(value, content);
   }

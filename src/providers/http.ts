@@ -84,7 +84,11 @@ export async function callWithRetry(url: string, init: RequestInit, opts: CallOp
       const res = await fetch(url, { ...init, signal });
       if (res.ok) return res;
       const body = (await res.text().catch(() => '')).slice(0, 300);
-      const error = new ProviderError(`${opts.what}: HTTP ${res.status}${body ? `: ${body}` : ''}`, res.status, isTransientStatus(res.status));
+      const error = new ProviderError(
+        `${opts.what}: HTTP ${res.status}${body ? `: ${body}` : ''}`,
+        res.status,
+        isTransientStatus(res.status),
+      );
       if (!error.transient) throw error;
       const after = retryAfterMs(res.headers.get('retry-after'));
       if (after !== null) delay = Math.min(maxDelayMs, after);
@@ -94,7 +98,9 @@ export async function callWithRetry(url: string, init: RequestInit, opts: CallOp
       if (err instanceof ProviderError) throw err;
       const timedOut = timeout.aborted;
       lastError = new ProviderError(
-        timedOut ? `${opts.what}: no answer within ${Math.round(opts.timeoutMs / 1000)} s` : `${opts.what}: ${describeNetworkError(err)}`,
+        timedOut
+          ? `${opts.what}: no answer within ${Math.round(opts.timeoutMs / 1000)} s`
+          : `${opts.what}: ${describeNetworkError(err)}`,
         null,
         true,
       );
@@ -116,8 +122,16 @@ function describeNetworkError(err: unknown): string {
 }
 
 /** Calls and parses a JSON answer; a malformed answer is a permanent failure of that call. */
-export async function callJson<T>(url: string, body: unknown, opts: CallOptions & { headers?: Record<string, string> }): Promise<T> {
-  const res = await callWithRetry(url, { method: 'POST', headers: { 'content-type': 'application/json', ...opts.headers }, body: JSON.stringify(body) }, opts);
+export async function callJson<T>(
+  url: string,
+  body: unknown,
+  opts: CallOptions & { headers?: Record<string, string> },
+): Promise<T> {
+  const res = await callWithRetry(
+    url,
+    { method: 'POST', headers: { 'content-type': 'application/json', ...opts.headers }, body: JSON.stringify(body) },
+    opts,
+  );
   const text = await res.text();
   try {
     return JSON.parse(text) as T;
@@ -128,7 +142,11 @@ export async function callJson<T>(url: string, body: unknown, opts: CallOptions 
 
 /** GETs and parses a JSON answer (retried like callJson). */
 export async function getJson<T>(url: string, opts: CallOptions & { headers?: Record<string, string> }): Promise<T> {
-  const res = await callWithRetry(url, { method: 'GET', headers: { accept: 'application/json', ...opts.headers } }, opts);
+  const res = await callWithRetry(
+    url,
+    { method: 'GET', headers: { accept: 'application/json', ...opts.headers } },
+    opts,
+  );
   const text = await res.text();
   try {
     return JSON.parse(text) as T;

@@ -1,18 +1,43 @@
 // The GraphQL input for a pipeline run's own settings.
 import { z } from 'zod';
+
 import { builder } from '../graphql/builder';
 import { text } from '../graphql/json-rules';
 
 export const PipelineSettingsInput = builder.inputType('PipelineSettingsInput', {
-  description: "A pipeline run's own settings; omitted ones take their defaults. Stored in the run's config under `pipeline`.",
+  description:
+    "A pipeline run's own settings; omitted ones take their defaults. Stored in the run's config under `pipeline`.",
   fields: (t) => ({
-    groupsPerStep: t.int({ description: 'Inputs (groups) per training step. Default 2.', validate: { schema: z.number().int().min(1).max(1024) } }),
-    rubric: t.string({ description: "RULER's grading rubric. Default: RULER's own.", validate: { schema: text(20_000) } }),
+    groupsPerStep: t.int({
+      description: 'Inputs (groups) per training step. Default 2.',
+      validate: { schema: z.number().int().min(1).max(1024) },
+    }),
+    rubric: t.string({
+      description: "RULER's grading rubric. Default: RULER's own.",
+      validate: { schema: text(20_000) },
+    }),
     judgeModel: t.string({ description: 'The RULER judge. Default: JUDGE_MODEL.', validate: { schema: text(200) } }),
-    generatorModel: t.string({ description: 'Writes the inputs and system prompt. Default: GENERATOR_MODEL.', validate: { schema: text(200) } }),
-    temperature: t.float({ description: 'Rollout temperature. Default 0.7.', validate: { schema: z.number().min(0).max(2) } }),
-    maxConcurrentRollouts: t.int({ description: 'Rollouts in flight at once. Default 16.', validate: { schema: z.number().int().min(1).max(256) } }),
-    backend: t.string({ description: 'The ART backend to train on, by name (ART_BACKENDS). Default: the first.', validate: { schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1–64 letters, digits, _ or -' }) } }),
-    maxConcurrentJudgeCalls: t.int({ description: 'RULER calls in flight at once. Default 8.', validate: { schema: z.number().int().min(1).max(64) } }),
+    generatorModel: t.string({
+      description: 'Writes the inputs and system prompt. Default: GENERATOR_MODEL.',
+      validate: { schema: text(200) },
+    }),
+    temperature: t.float({
+      description: 'Rollout temperature. Default 0.7.',
+      validate: { schema: z.number().min(0).max(2) },
+    }),
+    maxConcurrentRollouts: t.int({
+      description: 'Rollouts in flight at once. Default 16.',
+      validate: { schema: z.number().int().min(1).max(256) },
+    }),
+    backend: t.string({
+      description: 'The ART backend to train on, by name (ART_BACKENDS). Default: the first.',
+      validate: {
+        schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1–64 letters, digits, _ or -' }),
+      },
+    }),
+    maxConcurrentJudgeCalls: t.int({
+      description: 'RULER calls in flight at once. Default 8.',
+      validate: { schema: z.number().int().min(1).max(64) },
+    }),
   }),
 });

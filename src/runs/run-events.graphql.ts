@@ -1,14 +1,15 @@
 // Subscriptions to a run's lifecycle: every status transition (resumable with afterEventId) and
 // pipeline progress. Events carry ids; the run itself is loaded fresh for each event.
 import { z } from 'zod';
-import { freshEvent, isFinalTransitionOf, subscribeForRun } from './run-subscription';
-import type { RunProgressEvent, RunStatusEvent } from '../events/topics';
+
+import { parseDate } from '../db/timestamps';
+import { isFinal, type TrainingStatus } from '../domain/status-machine';
 import { ReplayThenLive } from '../events/replay';
+import type { RunProgressEvent, RunStatusEvent } from '../events/topics';
 import { builder } from '../graphql/builder';
 import { shareSubscribers } from '../graphql/shared-subscription';
-import { parseDate } from '../db/timestamps';
+import { freshEvent, isFinalTransitionOf, subscribeForRun } from './run-subscription';
 import { TrainingRunNode, TrainingRunRef, TrainingStatusEnum } from './runs.graphql';
-import { isFinal, type TrainingStatus } from '../domain/status-machine';
 
 const REPLAY_PAGE = 500;
 
@@ -16,16 +17,20 @@ const RunStatusEventRef = builder.objectRef<RunStatusEvent>('RunStatusEvent').im
   description:
     "One transition of a run's status, pushed after it is stored (or replayed from storage after afterEventId). The event itself is history: `from`, `to`, `at`, `reason` and `statusAtEvent` say what happened then. `run` is the run as stored now, whatever the event's age.",
   fields: (t) => ({
-    eventId: t.string({ description: 'Increases with every transition of a run; pass the last one you saw as afterEventId to resume.', resolve: (e) => String(e.eventId) }),
+    eventId: t.string({
+      description: 'Increases with every transition of a run; pass the last one you saw as afterEventId to resume.',
+      resolve: (e) => String(e.eventId),
+    }),
     statusAtEvent: t.field({
       type: TrainingStatusEnum,
-      description: "The run's status as of this event (its `to`). On a replayed event it may differ from `run.status`, which is the status now.",
+      description:
+        "The run's status as of this event (its `to`). On a replayed event it may differ from `run.status`, which is the status now.",
       resolve: (e) => e.to as TrainingStatus,
     }),
     run: t.field({
       type: TrainingRunRef,
       description:
-        "The run as stored now, not as of the event: on a replayed (or late-read) event its status and other fields may be newer than the event. It is the same object a query returns, so clients that cache runs by id (Apollo, Relay, urql) never have current fields overwritten by old ones; read the status as of the event from `statusAtEvent`.",
+        'The run as stored now, not as of the event: on a replayed (or late-read) event its status and other fields may be newer than the event. It is the same object a query returns, so clients that cache runs by id (Apollo, Relay, urql) never have current fields overwritten by old ones; read the status as of the event from `statusAtEvent`.',
       resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById),
     }),
     from: t.field({ type: TrainingStatusEnum, nullable: true, resolve: (e) => e.from as TrainingStatus | null }),
@@ -38,7 +43,10 @@ const RunStatusEventRef = builder.objectRef<RunStatusEvent>('RunStatusEvent').im
 const RunProgressRef = builder.objectRef<RunProgressEvent>('RunProgress').implement({
   description: "A pipeline run's progress within its current step.",
   fields: (t) => ({
-    run: t.field({ type: TrainingRunRef, resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById) }),
+    run: t.field({
+      type: TrainingRunRef,
+      resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById),
+    }),
     step: t.exposeInt('step'),
     totalSteps: t.exposeInt('totalSteps'),
     epoch: t.exposeInt('epoch'),
@@ -47,7 +55,10 @@ const RunProgressRef = builder.objectRef<RunProgressEvent>('RunProgress').implem
     judgeCallsDone: t.exposeInt('judgeCallsDone'),
     judgeCallsTotal: t.exposeInt('judgeCallsTotal'),
     gradientStepsDone: t.exposeInt('gradientStepsDone'),
-    gradientStepsTotal: t.exposeInt('gradientStepsTotal', { nullable: true, description: 'Known once the trainer reports it.' }),
+    gradientStepsTotal: t.exposeInt('gradientStepsTotal', {
+      nullable: true,
+      description: 'Known once the trainer reports it.',
+    }),
     at: t.field({ type: 'DateTime', resolve: (e) => parseDate(e.at) }),
   }),
 });
@@ -60,7 +71,9 @@ builder.subscriptionFields((t) => ({
     args: {
       runId: t.arg.globalID({ for: TrainingRunNode }),
       projectName: t.arg.string({ validate: { maxLength: 200 } }),
-      afterEventId: t.arg.string({ validate: { schema: z.string().regex(/^\d{1,15}$/, { message: 'must be an eventId you received' }) } }),
+      afterEventId: t.arg.string({
+        validate: { schema: z.string().regex(/^\d{1,15}$/, { message: 'must be an eventId you received' }) },
+      }),
     },
     subscribe: async (_root, args, ctx) => {
       const runId = args.runId?.id ?? null;
@@ -80,7 +93,11 @@ builder.subscriptionFields((t) => ({
         }
       }
       if (args.afterEventId == null) return live;
-      return new ReplayThenLive(live, (after) => ctx.services.runs.statusEventsAfter(after, { runId, projectName }, REPLAY_PAGE), Number(args.afterEventId));
+      return new ReplayThenLive(
+        live,
+        (after) => ctx.services.runs.statusEventsAfter(after, { runId, projectName }, REPLAY_PAGE),
+        Number(args.afterEventId),
+      );
     },
     resolve: freshEvent,
     // A replay (afterEventId) is this subscriber's own; live ones share one execution per event.
@@ -88,7 +105,8 @@ builder.subscriptionFields((t) => ({
   }),
   runProgress: t.field({
     type: RunProgressRef,
-    description: "A pipeline run's progress: the current step of the total, and the rollouts, judge calls and gradient steps done in it. Completes after the run's final transition (at once for a run already final).",
+    description:
+      "A pipeline run's progress: the current step of the total, and the rollouts, judge calls and gradient steps done in it. Completes after the run's final transition (at once for a run already final).",
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'runProgress'),
     resolve: freshEvent,

@@ -1,8 +1,9 @@
 // Validation rules for run input, shared by the GraphQL layer (through plugin-zod) and anything
 // else that creates runs.
 import { z } from 'zod';
-import { jsonObject, text } from '../graphql/json-rules';
+
 import { credentialPaths } from '../domain/credentials';
+import { jsonObject, text } from '../graphql/json-rules';
 
 export const RUN_LIMITS = {
   name: 200,
@@ -33,7 +34,8 @@ export const runRules = {
       ctx.addIssue({
         code: 'custom',
         path: path ? path.split('.') : [],
-        message: 'looks like a credential; run config is stored and shown to every reader, so give provider keys to Atelier through its environment instead',
+        message:
+          'looks like a credential; run config is stored and shown to every reader, so give provider keys to Atelier through its environment instead',
         params: { rule: 'no_credentials' },
       });
     }

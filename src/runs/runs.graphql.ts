@@ -1,28 +1,33 @@
 // GraphQL types and fields for training runs. Thin: parse arguments, call a service, return.
-import { TRAINING_STATUSES, type TrainingStatus } from '../domain/status-machine';
+import type { Context } from '../context';
+import { parseDate } from '../db/timestamps';
 import { batchAt, totalSteps } from '../domain/dataset';
+import { MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
+import { TRAINING_STATUSES, type TrainingStatus } from '../domain/status-machine';
+import type { TrainingMetrics } from '../domain/training-metrics';
 import { ConflictError, IllegalTransitionError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
 import { FloatRangeInput, OrderDirectionEnum, RunModeEnum } from '../graphql/inputs';
 import { pageWindow, toConnection, type CursorShape } from '../graphql/pagination';
-import type { Context } from '../context';
-import { parseDate } from '../db/timestamps';
-import type { TrainingMetrics } from '../domain/training-metrics';
+import { PipelineSettingsInput } from './pipeline-settings.graphql';
 import type { StatusTransition, TaskInput, TrainingRun } from './run.model';
 import { runRules } from './run.rules';
-import { TRACKING_API } from './write-guard';
 import type { RunFilter, RunOrderField } from './runs.repo';
-import { PipelineSettingsInput } from './pipeline-settings.graphql';
-import { MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
+import { TRACKING_API } from './write-guard';
 
 export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
-  description: 'Where a run is in its lifecycle: PENDING → GENERATING → COLLECTING → SCORING → TRAINING → (COLLECTING …) → COMPLETED; FAILED or CANCELLED from any non-final state.',
-  values: Object.fromEntries(TRAINING_STATUSES.map((s) => [s.toUpperCase(), { value: s }])) as Record<Uppercase<TrainingStatus>, { value: TrainingStatus }>,
+  description:
+    'Where a run is in its lifecycle: PENDING → GENERATING → COLLECTING → SCORING → TRAINING → (COLLECTING …) → COMPLETED; FAILED or CANCELLED from any non-final state.',
+  values: Object.fromEntries(TRAINING_STATUSES.map((s) => [s.toUpperCase(), { value: s }])) as Record<
+    Uppercase<TrainingStatus>,
+    { value: TrainingStatus }
+  >,
 });
 
 export const TrainingMetricsRef = builder.objectRef<TrainingMetrics>('TrainingMetrics').implement({
-  description: "The run's latest metrics: reward statistics of the latest step, total trajectories stored, and the latest loss.",
+  description:
+    "The run's latest metrics: reward statistics of the latest step, total trajectories stored, and the latest loss.",
   fields: (t) => ({
     totalTrajectories: t.exposeInt('totalTrajectories'),
     avgReward: t.exposeFloat('avgReward', { nullable: true }),
@@ -55,23 +60,25 @@ export const TrainingInputBatchRef = builder
     }),
   });
 
-export const StatusTransitionRef = builder
-  .objectRef<StatusTransition>('StatusTransition')
-  .implement({
-    description: 'One change of a run\'s status. The first has no `from`: the run was created.',
-    fields: (t) => ({
-      eventId: t.string({ description: 'Increases with every transition; resume subscriptions after it.', resolve: (r) => String(r.id) }),
-      from: t.field({ type: TrainingStatusEnum, nullable: true, resolve: (r) => r.fromStatus as TrainingStatus | null }),
-      to: t.field({ type: TrainingStatusEnum, resolve: (r) => r.toStatus as TrainingStatus }),
-      at: t.field({ type: 'DateTime', resolve: (r) => parseDate(r.at) }),
-      reason: t.exposeString('reason', { nullable: true }),
+export const StatusTransitionRef = builder.objectRef<StatusTransition>('StatusTransition').implement({
+  description: "One change of a run's status. The first has no `from`: the run was created.",
+  fields: (t) => ({
+    eventId: t.string({
+      description: 'Increases with every transition; resume subscriptions after it.',
+      resolve: (r) => String(r.id),
     }),
-  });
+    from: t.field({ type: TrainingStatusEnum, nullable: true, resolve: (r) => r.fromStatus as TrainingStatus | null }),
+    to: t.field({ type: TrainingStatusEnum, resolve: (r) => r.toStatus as TrainingStatus }),
+    at: t.field({ type: 'DateTime', resolve: (r) => parseDate(r.at) }),
+    reason: t.exposeString('reason', { nullable: true }),
+  }),
+});
 
 export const TrainingRunRef = builder.objectRef<TrainingRun>('TrainingRun');
 /** The node: `t.arg.globalID({ for: TrainingRunNode })` gives resolvers the run's database id as a number. */
 export const TrainingRunNode = builder.node(TrainingRunRef, {
-  description: "A training session in Atelier: its configuration, status, dataset, trajectories and metrics, as ART's notebooks describe a training run.",
+  description:
+    "A training session in Atelier: its configuration, status, dataset, trajectories and metrics, as ART's notebooks describe a training run.",
   // The global id's digits were checked when it was decoded (graphql/global-id.ts).
   id: { resolve: (r) => r.id, parse: (id) => Number(id) },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'taskDescription' in v,
@@ -92,7 +99,12 @@ export const TrainingRunNode = builder.node(TrainingRunRef, {
     systemPrompt: t.exposeString('systemPrompt', { nullable: true }),
     createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
     startedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.startedAt }),
-    completedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the run reached a final state.', resolve: (r) => r.completedAt }),
+    completedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the run reached a final state.',
+      resolve: (r) => r.completedAt,
+    }),
     metrics: t.field({ type: TrainingMetricsRef, nullable: true, resolve: (r) => r.metrics }),
     error: t.exposeString('error', { nullable: true }),
     config: t.field({ type: 'JSON', resolve: (r) => r.config }),
@@ -102,19 +114,27 @@ export const TrainingRunNode = builder.node(TrainingRunRef, {
       nullable: true,
       description:
         "Training steps the run will take: for a pipeline run ART's dataset iteration over numExamples inputs (groupsPerStep a step, numEpochs epochs, capped by maxSteps); for a tracked run maxSteps, if set.",
-      resolve: (run) => (run.mode === 'pipeline' ? totalSteps(run.numExamples, pipelineSettingsOf(run.config).groupsPerStep, run.numEpochs, run.maxSteps) : run.maxSteps),
+      resolve: (run) =>
+        run.mode === 'pipeline'
+          ? totalSteps(run.numExamples, pipelineSettingsOf(run.config).groupsPerStep, run.numEpochs, run.maxSteps)
+          : run.maxSteps,
     }),
     backend: t.exposeString('backend', { nullable: true, description: 'The ART backend a pipeline run trains on.' }),
-    leaseOwner: t.exposeString('leaseOwner', { nullable: true, description: 'The Atelier instance driving the run now.' }),
+    leaseOwner: t.exposeString('leaseOwner', {
+      nullable: true,
+      description: 'The Atelier instance driving the run now.',
+    }),
     leaseExpiresAt: t.field({
       type: 'DateTime',
       nullable: true,
-      description: "When the driving instance's claim lapses unless renewed; another instance takes the run over after it.",
+      description:
+        "When the driving instance's claim lapses unless renewed; another instance takes the run over after it.",
       resolve: (r) => r.leaseExpiresAt,
     }),
     queuePosition: t.int({
       nullable: true,
-      description: 'For a PENDING pipeline run: how many runs are ahead of it on its backend (0: it starts next). Null otherwise.',
+      description:
+        'For a PENDING pipeline run: how many runs are ahead of it on its backend (0: it starts next). Null otherwise.',
       resolve: (r, _a, ctx) => ctx.services.runs.queuePosition(r),
     }),
     statusHistory: t.field({
@@ -133,7 +153,10 @@ export const TrainingRunNode = builder.node(TrainingRunRef, {
       description: "The batch ART's dataset iteration gives for a step, over this run's taskInputs.",
       args: {
         step: t.arg.int({ required: true, validate: { schema: runRules.maxSteps.min(0) } }),
-        groupsPerStep: t.arg.int({ description: "Defaults to the run's pipeline setting (2 unless set).", validate: { schema: runRules.rolloutsPerGroup } }),
+        groupsPerStep: t.arg.int({
+          description: "Defaults to the run's pipeline setting (2 unless set).",
+          validate: { schema: runRules.rolloutsPerGroup },
+        }),
       },
       resolve: async (r, args, ctx) => {
         const items = await ctx.loaders.taskInputsByRunId.load(r.id);
@@ -147,7 +170,10 @@ export const TrainingRunNode = builder.node(TrainingRunRef, {
 // ---- runs(filter, orderBy) ----
 
 const RunOrderFieldEnum = builder.enumType('TrainingRunOrderField', {
-  values: { CREATED_AT: { value: 'createdAt' }, AVG_REWARD: { value: 'avgReward', description: 'The latest avgReward; runs without one come last.' } } as const,
+  values: {
+    CREATED_AT: { value: 'createdAt' },
+    AVG_REWARD: { value: 'avgReward', description: 'The latest avgReward; runs without one come last.' },
+  } as const,
 });
 
 const RunOrderInput = builder.inputType('TrainingRunOrder', {
@@ -186,7 +212,8 @@ builder.queryFields((t) => ({
   runs: t.connection(
     {
       type: TrainingRunRef,
-      description: 'Runs, newest first unless ordered otherwise. Keyset-paginated: any page costs what the first costs.',
+      description:
+        'Runs, newest first unless ordered otherwise. Keyset-paginated: any page costs what the first costs.',
       args: {
         filter: t.arg({ type: RunFilterInput }),
         orderBy: t.arg({ type: RunOrderInput }),
@@ -204,7 +231,11 @@ builder.queryFields((t) => ({
         };
         const field: RunOrderField = args.orderBy?.field ?? 'createdAt';
         const desc = (args.orderBy?.direction ?? 'desc') === 'desc';
-        const shape: CursorShape = { order: `runs:${field}:${desc ? 'desc' : 'asc'}`, query: filter, valueKind: field === 'createdAt' ? 'string' : 'number' };
+        const shape: CursorShape = {
+          order: `runs:${field}:${desc ? 'desc' : 'asc'}`,
+          query: filter,
+          valueKind: field === 'createdAt' ? 'string' : 'number',
+        };
         const page = await ctx.services.runs.page(filter, { field, desc }, pageWindow(args, shape));
         return toConnection(page, shape, () => ctx.services.runs.count(filter));
       },
@@ -224,25 +255,44 @@ builder.queryFields((t) => ({
 const CreateTrainingRunInput = builder.inputType('CreateTrainingRunInput', {
   description: "A run's configuration: the fields of a TrainingRun. Omitted numbers take Atelier's defaults.",
   fields: (t) => ({
-    uuid: t.string({ description: 'Your own id for the run (a UUID); generated when omitted.', validate: { schema: runRules.uuid } }),
-    modelName: t.string({ required: true, description: 'The base model, e.g. Qwen/Qwen2.5-1.5B-Instruct.', validate: { schema: runRules.name } }),
+    uuid: t.string({
+      description: 'Your own id for the run (a UUID); generated when omitted.',
+      validate: { schema: runRules.uuid },
+    }),
+    modelName: t.string({
+      required: true,
+      description: 'The base model, e.g. Qwen/Qwen2.5-1.5B-Instruct.',
+      validate: { schema: runRules.name },
+    }),
     projectName: t.string({ required: true, validate: { schema: runRules.name } }),
     trainedModelName: t.string({ validate: { schema: runRules.name } }),
     taskDescription: t.string({ required: true, validate: { schema: runRules.taskDescription } }),
     numExamples: t.int({ description: 'Default 100.', validate: { schema: runRules.numExamples } }),
     rolloutsPerGroup: t.int({ description: 'Default 4.', validate: { schema: runRules.rolloutsPerGroup } }),
-    learningRate: t.float({ description: 'Default 1e-5; 0 < learningRate ≤ 1.', validate: { schema: runRules.learningRate } }),
+    learningRate: t.float({
+      description: 'Default 1e-5; 0 < learningRate ≤ 1.',
+      validate: { schema: runRules.learningRate },
+    }),
     numEpochs: t.int({ description: 'Default 1.', validate: { schema: runRules.numEpochs } }),
     maxSteps: t.int({ validate: { schema: runRules.maxSteps } }),
     systemPrompt: t.string({ validate: { schema: runRules.systemPrompt } }),
-    config: t.field({ type: 'JSON', description: 'Any further configuration: a JSON object of at most 64 KiB.', validate: { schema: runRules.config } }),
-    mode: t.field({ type: RunModeEnum, description: 'Default PIPELINE: Atelier drives the run. TRACKED: your script reports into it.' }),
+    config: t.field({
+      type: 'JSON',
+      description: 'Any further configuration: a JSON object of at most 64 KiB.',
+      validate: { schema: runRules.config },
+    }),
+    mode: t.field({
+      type: RunModeEnum,
+      description: 'Default PIPELINE: Atelier drives the run. TRACKED: your script reports into it.',
+    }),
     pipeline: t.field({ type: PipelineSettingsInput, description: 'Settings of a PIPELINE run.' }),
   }),
 });
 
 const RunPayload = (name: string) =>
-  builder.objectRef<{ run: TrainingRun }>(name).implement({ fields: (t) => ({ run: t.field({ type: TrainingRunRef, resolve: (p) => p.run }) }) });
+  builder
+    .objectRef<{ run: TrainingRun }>(name)
+    .implement({ fields: (t) => ({ run: t.field({ type: TrainingRunRef, resolve: (p) => p.run }) }) });
 
 builder.mutationFields((t) => ({
   createTrainingRun: t.field({
@@ -251,12 +301,16 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError, ConflictError, MissingSettingError], directResult: true },
     args: { input: t.arg({ type: CreateTrainingRunInput, required: true }) },
     resolve: async (_root, { input }, ctx) => ({
-      run: await ctx.services.runs.create({ ...input, config: input.config as Record<string, unknown> | null | undefined }),
+      run: await ctx.services.runs.create({
+        ...input,
+        config: input.config as Record<string, unknown> | null | undefined,
+      }),
     }),
   }),
   transitionRun: t.field({
     type: RunPayload('TransitionRunPayload'),
-    description: "Moves a TRACKED run to another status, as its state machine allows. FAILED needs a reason, which becomes the run's error. A PIPELINE run's status is Atelier's own (RunModeError).",
+    description:
+      "Moves a TRACKED run to another status, as its state machine allows. FAILED needs a reason, which becomes the run's error. A PIPELINE run's status is Atelier's own (RunModeError).",
     errors: { types: [ValidationError, NotFoundError, IllegalTransitionError, RunModeError], directResult: true },
     args: {
       runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
@@ -269,10 +323,16 @@ builder.mutationFields((t) => ({
   }),
   cancelTrainingRun: t.field({
     type: RunPayload('CancelTrainingRunPayload'),
-    description: 'Stops a run wherever it is: CANCELLED at once, in-flight calls to the backend and providers aborted, nothing more written.',
+    description:
+      'Stops a run wherever it is: CANCELLED at once, in-flight calls to the backend and providers aborted, nothing more written.',
     errors: { types: [ValidationError, NotFoundError, IllegalTransitionError], directResult: true },
-    args: { id: t.arg.globalID({ required: true, for: TrainingRunNode }), reason: t.arg.string({ validate: { maxLength: 10_000 } }) },
-    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.cancel(args.id.id, args.reason ?? undefined) }),
+    args: {
+      id: t.arg.globalID({ required: true, for: TrainingRunNode }),
+      reason: t.arg.string({ validate: { maxLength: 10_000 } }),
+    },
+    resolve: async (_root, args, ctx) => ({
+      run: await ctx.services.runs.cancel(args.id.id, args.reason ?? undefined),
+    }),
   }),
   deleteTrainingRun: t.field({
     type: builder.objectRef<{ run: TrainingRun }>('DeleteTrainingRunPayload').implement({

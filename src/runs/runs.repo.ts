@@ -2,11 +2,19 @@
 // inputs. Reads go through RunsRepo (the read connection); writes are functions that take the
 // write transaction's EntityManager, so callers keep their own transaction and write guard.
 import { In, type DataSource, type EntityManager } from 'typeorm';
+
 import type { DbKind } from '../db/data-source';
-import { StatusTransitionEntity, TaskInputEntity, TrainingRunEntity, type StatusTransitionRow, type TaskInputRow, type TrainingRunRow } from '../db/entities';
-import { toStoredDate } from '../db/timestamps';
+import {
+  StatusTransitionEntity,
+  TaskInputEntity,
+  TrainingRunEntity,
+  type StatusTransitionRow,
+  type TaskInputRow,
+  type TrainingRunRow,
+} from '../db/entities';
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
 import { rowReader, SqlParams, type RowReader } from '../db/rows';
+import { toStoredDate } from '../db/timestamps';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type TrainingStatus } from '../domain/status-machine';
 import { EMPTY_METRICS, type TrainingMetrics } from '../domain/training-metrics';
 import type { RunStatusEvent } from '../events/topics';
@@ -74,19 +82,29 @@ export class RunsRepo {
 
   page(filter: RunFilter, order: RunOrder, window: PageWindow): Promise<Page<TrainingRunRow>> {
     const sort = SORT_EXPR[order.field];
-    return keysetPage({ rows: this.runs, alias: 'r', where: this.where(filter) }, { ...sort, idExpr: 'r.id', desc: order.desc }, window);
+    return keysetPage(
+      { rows: this.runs, alias: 'r', where: this.where(filter) },
+      { ...sort, idExpr: 'r.id', desc: order.desc },
+      window,
+    );
   }
 
   count(filter: RunFilter): Promise<number> {
     const p = new SqlParams(this.kind);
     const where = this.where(filter)(p);
-    return this.runs.count(`SELECT COUNT(1) AS n FROM ${this.runs.table} r${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, p.values);
+    return this.runs.count(
+      `SELECT COUNT(1) AS n FROM ${this.runs.table} r${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`,
+      p.values,
+    );
   }
 
   async findByIds(ids: readonly number[]): Promise<TrainingRunRow[]> {
     if (ids.length === 0) return [];
     const p = new SqlParams(this.kind);
-    return this.runs.all(`SELECT ${this.runs.columns('r')} FROM ${this.runs.table} r WHERE r.id IN (${p.list(ids)})`, p.values);
+    return this.runs.all(
+      `SELECT ${this.runs.columns('r')} FROM ${this.runs.table} r WHERE r.id IN (${p.list(ids)})`,
+      p.values,
+    );
   }
 
   findByUuid(uuid: string): Promise<TrainingRunRow | null> {
@@ -95,14 +113,21 @@ export class RunsRepo {
 
   async transitionsForRuns(runIds: readonly number[]): Promise<StatusTransitionRow[]> {
     if (runIds.length === 0) return [];
-    return this.ds.getRepository(StatusTransitionEntity).find({ where: { runId: In([...runIds]) }, order: { id: 'ASC' } });
+    return this.ds
+      .getRepository(StatusTransitionEntity)
+      .find({ where: { runId: In([...runIds]) }, order: { id: 'ASC' } });
   }
 
   /**
    * How many runs are ahead of a PENDING pipeline run on its backend: the active ones and the older
    * PENDING ones. Null for a run that is not waiting.
    */
-  async queuePosition(run: { id: number; status: string; mode: string; backend: string | null }): Promise<number | null> {
+  async queuePosition(run: {
+    id: number;
+    status: string;
+    mode: string;
+    backend: string | null;
+  }): Promise<number | null> {
     if (run.status !== 'pending' || run.mode !== 'pipeline') return null;
     const qb = this.ds
       .getRepository(TrainingRunEntity)
@@ -115,16 +140,31 @@ export class RunsRepo {
   }
 
   /** Stored transitions after an event id, oldest first, for replay to a resuming subscriber. */
-  async transitionsAfter(afterId: number, scope: { runId?: number | null; projectName?: string | null }, limit: number): Promise<Array<StatusTransitionRow & { projectName: string }>> {
+  async transitionsAfter(
+    afterId: number,
+    scope: { runId?: number | null; projectName?: string | null },
+    limit: number,
+  ): Promise<Array<StatusTransitionRow & { projectName: string }>> {
     const qb = this.ds
       .getRepository(StatusTransitionEntity)
       .createQueryBuilder('s')
       .innerJoin('TrainingRun', 'r', 'r.id = s.run_id')
-      .select(['s.id AS id', 's.run_id AS "runId"', 's.from_status AS "fromStatus"', 's.to_status AS "toStatus"', 's.at AS at', 's.reason AS reason', 'r.project_name AS "projectName"'])
+      .select([
+        's.id AS id',
+        's.run_id AS "runId"',
+        's.from_status AS "fromStatus"',
+        's.to_status AS "toStatus"',
+        's.at AS at',
+        's.reason AS reason',
+        'r.project_name AS "projectName"',
+      ])
       .where('s.id > :afterId', { afterId });
     if (scope.runId != null) qb.andWhere('s.run_id = :runId', { runId: scope.runId });
     if (scope.projectName != null) qb.andWhere('r.project_name = :projectName', { projectName: scope.projectName });
-    const rows: Array<StatusTransitionRow & { projectName: string }> = await qb.orderBy('s.id', 'ASC').limit(limit).getRawMany();
+    const rows: Array<StatusTransitionRow & { projectName: string }> = await qb
+      .orderBy('s.id', 'ASC')
+      .limit(limit)
+      .getRawMany();
     return rows.map((r) => ({ ...r, id: Number(r.id), runId: Number(r.runId) }));
   }
 
@@ -135,12 +175,20 @@ export class RunsRepo {
   async pipelineCandidates(pendingLimit: number): Promise<{ active: TrainingRunRow[]; pending: TrainingRunRow[] }> {
     const repo = this.ds.getRepository(TrainingRunEntity);
     const active = await repo.find({ where: { mode: 'pipeline', status: In(ACTIVE) }, order: { id: 'ASC' } });
-    const pending = await repo.find({ where: { mode: 'pipeline', status: 'pending' }, order: { id: 'ASC' }, take: pendingLimit });
+    const pending = await repo.find({
+      where: { mode: 'pipeline', status: 'pending' },
+      order: { id: 'ASC' },
+      take: pendingLimit,
+    });
     return { active, pending };
   }
 
   /** Stored transitions after an event id as the events that were published for them, oldest first. */
-  async statusEventsAfter(afterId: number, scope: { runId?: number | null; projectName?: string | null }, limit: number): Promise<RunStatusEvent[]> {
+  async statusEventsAfter(
+    afterId: number,
+    scope: { runId?: number | null; projectName?: string | null },
+    limit: number,
+  ): Promise<RunStatusEvent[]> {
     return (await this.transitionsAfter(afterId, scope, limit)).map((r) => ({
       eventId: r.id,
       runId: r.runId,
@@ -154,13 +202,19 @@ export class RunsRepo {
 
   /** The newest transition's id, 0 when there is none. */
   async latestTransitionId(): Promise<number> {
-    const row: { id: number | string | null } | undefined = await this.ds.getRepository(StatusTransitionEntity).createQueryBuilder('s').select('MAX(s.id)', 'id').getRawOne();
+    const row: { id: number | string | null } | undefined = await this.ds
+      .getRepository(StatusTransitionEntity)
+      .createQueryBuilder('s')
+      .select('MAX(s.id)', 'id')
+      .getRawOne();
     return Number(row?.id ?? 0);
   }
 
   async taskInputsForRuns(runIds: readonly number[]): Promise<TaskInputRow[]> {
     if (runIds.length === 0) return [];
-    return this.ds.getRepository(TaskInputEntity).find({ where: { runId: In([...runIds]) }, order: { runId: 'ASC', position: 'ASC' } });
+    return this.ds
+      .getRepository(TaskInputEntity)
+      .find({ where: { runId: In([...runIds]) }, order: { runId: 'ASC', position: 'ASC' } });
   }
 }
 
@@ -194,7 +248,9 @@ export async function deleteRun(em: EntityManager, id: number): Promise<void> {
 
 /** Writes the run's `metrics` snapshot (the seed's JSON) and the avg_reward column ordering and filters read. */
 export async function writeMetricsSnapshot(em: EntityManager, runId: number, snapshot: TrainingMetrics): Promise<void> {
-  await em.getRepository(TrainingRunEntity).update({ id: runId }, { metrics: metricsToJson(snapshot), avgReward: snapshot.avgReward });
+  await em
+    .getRepository(TrainingRunEntity)
+    .update({ id: runId }, { metrics: metricsToJson(snapshot), avgReward: snapshot.avgReward });
 }
 
 /** Adds to the snapshot's trajectory total (negative: trajectories removed); a run without a snapshot gets one when adding. */
@@ -254,10 +310,20 @@ export async function renewLease(em: EntityManager, runId: number, owner: string
 
 /** Gives a lease back (graceful shutdown, or the run ended). */
 export async function releaseLease(em: EntityManager, runId: number, owner: string): Promise<void> {
-  await em.createQueryBuilder().update(TrainingRunEntity).set({ leaseOwner: null, leaseExpiresAt: null }).where('id = :runId AND lease_owner = :owner', { runId, owner }).execute();
+  await em
+    .createQueryBuilder()
+    .update(TrainingRunEntity)
+    .set({ leaseOwner: null, leaseExpiresAt: null })
+    .where('id = :runId AND lease_owner = :owner', { runId, owner })
+    .execute();
 }
 
 /** Voids every lease (SQLite at start: the file's one process died, so nobody holds them). */
 export async function voidLeases(em: EntityManager): Promise<void> {
-  await em.createQueryBuilder().update(TrainingRunEntity).set({ leaseOwner: null, leaseExpiresAt: null }).where('lease_owner IS NOT NULL').execute();
+  await em
+    .createQueryBuilder()
+    .update(TrainingRunEntity)
+    .set({ leaseOwner: null, leaseExpiresAt: null })
+    .where('lease_owner IS NOT NULL')
+    .execute();
 }

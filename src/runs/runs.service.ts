@@ -3,18 +3,34 @@
 // checks the state machine, writes the run and the transition in one transaction, and publishes the
 // event after commit. Nothing else writes `status`.
 import { randomUUID } from 'node:crypto';
+
 import type { PipelineConfig } from '../config';
 import type { Database } from '../db/data-source';
-import { nowStored } from '../db/timestamps';
-import { GradientStepEntity, MetricPointEntity, StatusTransitionEntity, TaskInputEntity, TrajectoryEntity, type StatusTransitionRow, type TrainingRunRow } from '../db/entities';
+import {
+  GradientStepEntity,
+  MetricPointEntity,
+  StatusTransitionEntity,
+  TaskInputEntity,
+  TrajectoryEntity,
+  type StatusTransitionRow,
+  type TrainingRunRow,
+} from '../db/entities';
 import type { Page, PageWindow, Positioned } from '../db/keyset';
+import { nowStored } from '../db/timestamps';
 import type { WriteTx } from '../db/write-queue';
 import { backendOf, checkServerSettings, type PipelineSettings } from '../domain/pipeline-settings';
 import { isFinal, planTransition, type TrainingStatus } from '../domain/status-machine';
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import type { RunStatusEvent } from '../events/topics';
-import { runFromRow, taskInputFromRow, type RunMode, type StatusTransition, type TaskInput, type TrainingRun } from './run.model';
+import {
+  runFromRow,
+  taskInputFromRow,
+  type RunMode,
+  type StatusTransition,
+  type TaskInput,
+  type TrainingRun,
+} from './run.model';
 import { deleteRun, insertRun, updateRun, uuidTaken, type RunFilter, type RunOrder, type RunsRepo } from './runs.repo';
 import { lockGuarded, type WriteGuard } from './write-guard';
 
@@ -96,7 +112,10 @@ export class RunsService {
     const page = await this.repo.page(filter, order, window);
     return {
       ...page,
-      rows: page.rows.map((row) => ({ node: runFromRow(row), position: { value: order.field === 'createdAt' ? row.createdAt : row.avgReward, id: row.id } })),
+      rows: page.rows.map((row) => ({
+        node: runFromRow(row),
+        position: { value: order.field === 'createdAt' ? row.createdAt : row.avgReward, id: row.id },
+      })),
     };
   }
 
@@ -125,7 +144,11 @@ export class RunsService {
   }
 
   /** Stored transitions after an event id, oldest first, as the events a resuming subscriber missed. */
-  statusEventsAfter(afterEventId: number, scope: { runId?: number | null; projectName?: string | null }, limit: number): Promise<RunStatusEvent[]> {
+  statusEventsAfter(
+    afterEventId: number,
+    scope: { runId?: number | null; projectName?: string | null },
+    limit: number,
+  ): Promise<RunStatusEvent[]> {
     return this.repo.statusEventsAfter(afterEventId, scope, limit);
   }
 
@@ -146,7 +169,9 @@ export class RunsService {
     let config = input.config ?? {};
     let backend: string | null = null;
     if (mode === 'pipeline') {
-      const settings: Partial<PipelineSettings> = Object.fromEntries(Object.entries(input.pipeline ?? {}).filter(([, v]) => v != null));
+      const settings: Partial<PipelineSettings> = Object.fromEntries(
+        Object.entries(input.pipeline ?? {}).filter(([, v]) => v != null),
+      );
       checkServerSettings(this.pipeline, settings);
       backend = backendOf(this.pipeline, settings).name;
       config = { ...config, pipeline: settings };
@@ -158,37 +183,43 @@ export class RunsService {
     return run;
   }
 
-  private async insert(input: CreateRunInput, mode: RunMode, config: Record<string, unknown>, backend: string | null): Promise<TrainingRun> {
+  private async insert(
+    input: CreateRunInput,
+    mode: RunMode,
+    config: Record<string, unknown>,
+    backend: string | null,
+  ): Promise<TrainingRun> {
     return this.db.writes.run(async (tx) => {
       const uuid = input.uuid ?? randomUUID();
-      if (input.uuid && (await uuidTaken(tx.em, uuid))) throw new ConflictError(`a run with uuid ${uuid} already exists`);
+      if (input.uuid && (await uuidTaken(tx.em, uuid)))
+        throw new ConflictError(`a run with uuid ${uuid} already exists`);
       const now = nowStored();
       const row = await insertRun(tx.em, {
-          uuid,
-          status: 'pending',
-          modelName: input.modelName,
-          projectName: input.projectName,
-          trainedModelName: input.trainedModelName ?? null,
-          taskDescription: input.taskDescription,
-          numExamples: input.numExamples ?? RUN_DEFAULTS.numExamples,
-          rolloutsPerGroup: input.rolloutsPerGroup ?? RUN_DEFAULTS.rolloutsPerGroup,
-          learningRate: input.learningRate ?? RUN_DEFAULTS.learningRate,
-          numEpochs: input.numEpochs ?? RUN_DEFAULTS.numEpochs,
-          maxSteps: input.maxSteps ?? null,
-          systemPrompt: input.systemPrompt ?? null,
-          createdAt: now,
-          startedAt: null,
-          completedAt: null,
-          metrics: null,
-          error: null,
-          // Always an object, never NULL: the seed's from_row cannot read a NULL config back.
-          config: JSON.stringify(config),
-          avgReward: null,
-          mode,
-          currentStep: null,
-          backend,
-          leaseOwner: null,
-          leaseExpiresAt: null,
+        uuid,
+        status: 'pending',
+        modelName: input.modelName,
+        projectName: input.projectName,
+        trainedModelName: input.trainedModelName ?? null,
+        taskDescription: input.taskDescription,
+        numExamples: input.numExamples ?? RUN_DEFAULTS.numExamples,
+        rolloutsPerGroup: input.rolloutsPerGroup ?? RUN_DEFAULTS.rolloutsPerGroup,
+        learningRate: input.learningRate ?? RUN_DEFAULTS.learningRate,
+        numEpochs: input.numEpochs ?? RUN_DEFAULTS.numEpochs,
+        maxSteps: input.maxSteps ?? null,
+        systemPrompt: input.systemPrompt ?? null,
+        createdAt: now,
+        startedAt: null,
+        completedAt: null,
+        metrics: null,
+        error: null,
+        // Always an object, never NULL: the seed's from_row cannot read a NULL config back.
+        config: JSON.stringify(config),
+        avgReward: null,
+        mode,
+        currentStep: null,
+        backend,
+        leaseOwner: null,
+        leaseExpiresAt: null,
       });
       await this.recordTransition(tx, row, null, 'pending', null, now);
       return runFromRow(row);
@@ -212,14 +243,25 @@ export class RunsService {
       if (effects.setsCompletedAt) row.completedAt = now;
       if (effects.setsError) row.error = reason;
       Object.assign(row, changes);
-      await updateRun(tx.em, row.id, { status: row.status, startedAt: row.startedAt, completedAt: row.completedAt, error: row.error, ...changes });
+      await updateRun(tx.em, row.id, {
+        status: row.status,
+        startedAt: row.startedAt,
+        completedAt: row.completedAt,
+        error: row.error,
+        ...changes,
+      });
       await this.recordTransition(tx, row, from, to, reason, now);
       return runFromRow(row);
     });
   }
 
   /** Stores a pipeline run's generated dataset and system prompt, replacing a partial one, while the run is GENERATING. */
-  async recordDataset(runId: number, inputs: { inputText: string; context: Record<string, unknown> | null }[], systemPrompt: string | null, guard: WriteGuard): Promise<void> {
+  async recordDataset(
+    runId: number,
+    inputs: { inputText: string; context: Record<string, unknown> | null }[],
+    systemPrompt: string | null,
+    guard: WriteGuard,
+  ): Promise<void> {
     await this.db.writes.run(async (tx) => {
       const row = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(TaskInputEntity);
@@ -253,7 +295,12 @@ export class RunsService {
    */
   async cancel(runId: number, reason = 'cancelled by request'): Promise<TrainingRun> {
     const current = await this.get(runId);
-    if (isFinal(current.status)) throw new IllegalTransitionError(current.status, 'cancelled', `the run is already ${current.status.toUpperCase()}`);
+    if (isFinal(current.status))
+      throw new IllegalTransitionError(
+        current.status,
+        'cancelled',
+        `the run is already ${current.status.toUpperCase()}`,
+      );
     const run = await this.transition(runId, 'cancelled', reason);
     await this.driver.stopped(runId);
     return run;
@@ -264,9 +311,17 @@ export class RunsService {
     return this.db.writes.run(async (tx) => {
       const row = await lockGuarded(tx.em, this.db.kind, runId);
       if (!isFinal(row.status as TrainingStatus)) {
-        throw new ConflictError(`run ${row.uuid} is ${row.status.toUpperCase()}; only a COMPLETED, FAILED or CANCELLED run can be deleted`);
+        throw new ConflictError(
+          `run ${row.uuid} is ${row.status.toUpperCase()}; only a COMPLETED, FAILED or CANCELLED run can be deleted`,
+        );
       }
-      for (const entity of [TrajectoryEntity, MetricPointEntity, GradientStepEntity, TaskInputEntity, StatusTransitionEntity]) {
+      for (const entity of [
+        TrajectoryEntity,
+        MetricPointEntity,
+        GradientStepEntity,
+        TaskInputEntity,
+        StatusTransitionEntity,
+      ]) {
         await tx.em.getRepository(entity).delete({ runId: row.id });
       }
       await deleteRun(tx.em, row.id);
@@ -274,11 +329,28 @@ export class RunsService {
     });
   }
 
-  private async recordTransition(tx: WriteTx, run: TrainingRunRow, from: string | null, to: string, reason: string | null, at: string): Promise<StatusTransitionRow> {
+  private async recordTransition(
+    tx: WriteTx,
+    run: TrainingRunRow,
+    from: string | null,
+    to: string,
+    reason: string | null,
+    at: string,
+  ): Promise<StatusTransitionRow> {
     const transitions = tx.em.getRepository(StatusTransitionEntity);
-    const saved = await transitions.save(transitions.create({ runId: run.id, fromStatus: from, toStatus: to, at, reason }));
+    const saved = await transitions.save(
+      transitions.create({ runId: run.id, fromStatus: from, toStatus: to, at, reason }),
+    );
     tx.afterCommit(() =>
-      this.events.publish('runStatus', { eventId: saved.id, runId: run.id, projectName: run.projectName, from, to, at, reason }),
+      this.events.publish('runStatus', {
+        eventId: saved.id,
+        runId: run.id,
+        projectName: run.projectName,
+        from,
+        to,
+        at,
+        reason,
+      }),
     );
     return saved;
   }

@@ -3,6 +3,7 @@
 // expects and (with several instances) this instance still holds the run's lease; for the tracking
 // API, the run is a TRACKED one (a PIPELINE run's records are Atelier's own).
 import type { EntityManager } from 'typeorm';
+
 import type { DbKind } from '../db/data-source';
 import type { TrainingRunRow } from '../db/entities';
 import type { TrainingStatus } from '../domain/status-machine';
@@ -20,14 +21,21 @@ export interface WriteGuard {
 /** The guard of the tracking API's writes (recordTrajectories, recordMetrics, transitionRun): TRACKED runs only. */
 export const TRACKING_API: WriteGuard = { mode: 'tracked' };
 
-export async function lockGuarded(em: EntityManager, kind: DbKind, runId: number, guard?: WriteGuard): Promise<TrainingRunRow> {
+export async function lockGuarded(
+  em: EntityManager,
+  kind: DbKind,
+  runId: number,
+  guard?: WriteGuard,
+): Promise<TrainingRunRow> {
   const row = await lockRun(em, kind, runId);
   if (!row) throw new NotFoundError('TrainingRun', String(runId));
   if (guard?.mode) {
     const mode: RunMode = row.mode === 'pipeline' ? 'pipeline' : 'tracked';
     if (mode !== guard.mode) throw new RunModeError(row.uuid, mode);
   }
-  if (guard?.statuses && !guard.statuses.includes(row.status as TrainingStatus)) throw new RunNoLongerActiveError(`the run is now ${row.status.toUpperCase()}`);
-  if (guard?.leaseOwner && row.leaseOwner !== guard.leaseOwner) throw new RunNoLongerActiveError('this instance no longer holds the run\'s lease');
+  if (guard?.statuses && !guard.statuses.includes(row.status as TrainingStatus))
+    throw new RunNoLongerActiveError(`the run is now ${row.status.toUpperCase()}`);
+  if (guard?.leaseOwner && row.leaseOwner !== guard.leaseOwner)
+    throw new RunNoLongerActiveError("this instance no longer holds the run's lease");
   return row;
 }

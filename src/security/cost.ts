@@ -6,8 +6,8 @@
 import {
   getArgumentValues,
   getNamedType,
-  getOperationAST,
   getNullableType,
+  getOperationAST,
   isAbstractType,
   isListType,
   isObjectType,
@@ -22,6 +22,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+
 import { DEFAULT_PAGE_SIZE } from '../graphql/pagination';
 import { limitError } from './limit-error';
 
@@ -31,16 +32,26 @@ function isConnection(type: GraphQLNamedType): boolean {
   return isObjectType(type) && type.name.endsWith('Connection') && 'edges' in type.getFields();
 }
 
-export function estimateCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): number {
+export function estimateCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> = {},
+): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
   const root = schema.getRootType(operation.operation);
   if (!root) return 0;
 
   const fieldsOf = (type: GraphQLCompositeType, name: string): GraphQLField<unknown, unknown> | undefined =>
-    isAbstractType(type) ? (('getFields' in type ? type.getFields() : {}) as Record<string, GraphQLField<unknown, unknown>>)[name] : type.getFields()[name];
+    isAbstractType(type)
+      ? (('getFields' in type ? type.getFields() : {}) as Record<string, GraphQLField<unknown, unknown>>)[name]
+      : type.getFields()[name];
 
-  const argsOf = (field: GraphQLField<unknown, unknown>, node: Parameters<typeof getArgumentValues>[1]): Record<string, unknown> => {
+  const argsOf = (
+    field: GraphQLField<unknown, unknown>,
+    node: Parameters<typeof getArgumentValues>[1],
+  ): Record<string, unknown> => {
     try {
       return getArgumentValues(field, node, variables as Record<string, unknown>);
     } catch {
@@ -48,12 +59,19 @@ export function estimateCost(schema: GraphQLSchema, document: DocumentNode, oper
     }
   };
 
-  const costOf = (set: SelectionSetNode, parent: GraphQLCompositeType, pageSize: number | null, depth: number): number => {
+  const costOf = (
+    set: SelectionSetNode,
+    parent: GraphQLCompositeType,
+    pageSize: number | null,
+    depth: number,
+  ): number => {
     if (depth > 200) return Infinity;
     let total = 0;
     for (const sel of set.selections) {
       if (sel.kind === Kind.INLINE_FRAGMENT) {
-        const on = sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) as GraphQLCompositeType | undefined) : parent;
+        const on = sel.typeCondition
+          ? (schema.getType(sel.typeCondition.name.value) as GraphQLCompositeType | undefined)
+          : parent;
         total += on ? costOf(sel.selectionSet, on, pageSize, depth + 1) : 0;
         continue;
       }
@@ -82,7 +100,9 @@ export function estimateCost(schema: GraphQLSchema, document: DocumentNode, oper
             ? args.last
             : DEFAULT_PAGE_SIZE
         : null;
-      const inner = sel.selectionSet ? costOf(sel.selectionSet, named as GraphQLCompositeType, childPage, depth + 1) : 0;
+      const inner = sel.selectionSet
+        ? costOf(sel.selectionSet, named as GraphQLCompositeType, childPage, depth + 1)
+        : 0;
       total += 1 + Math.max(0, multiplier) * inner;
     }
     return total;
@@ -93,13 +113,22 @@ export function estimateCost(schema: GraphQLSchema, document: DocumentNode, oper
 
 /** Refuses, before execution, an operation whose estimated cost is over the limit. */
 export function useCostLimit(maxCost: number): Plugin {
-  const check = (args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null }) => {
+  const check = (args: {
+    schema: GraphQLSchema;
+    document: DocumentNode;
+    operationName?: string | null;
+    variableValues?: Record<string, unknown> | null;
+  }) => {
     const operation = getOperationAST(args.document, args.operationName ?? undefined);
     if (!operation) return null;
     const cost = estimateCost(args.schema, args.document, operation, args.variableValues ?? {});
     if (cost <= maxCost) return null;
     const found = Number.isFinite(cost) ? Math.round(cost) : undefined;
-    return limitError('maxCost', `estimated cost ${found ?? 'too high to count'} exceeds the limit of ${maxCost}; ask for smaller pages or fewer nested lists`, { max: maxCost, found });
+    return limitError(
+      'maxCost',
+      `estimated cost ${found ?? 'too high to count'} exceeds the limit of ${maxCost}; ask for smaller pages or fewer nested lists`,
+      { max: maxCost, found },
+    );
   };
   return {
     onExecute({ args, setResultAndStopExecution }) {

@@ -5,8 +5,9 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import type { Plugin } from 'graphql-yoga';
 import type { ValidationContext } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
 import type { LimitsConfig } from '../config';
 import { limitError, type LimitName } from './limit-error';
 
@@ -32,14 +33,29 @@ export function useDocumentLimits(limits: LimitsConfig): Plugin[] {
     ...common,
     onReject: [
       () => {
-        throw limitError('maxTokens', `the operation has more than ${limits.maxTokens} tokens`, { max: limits.maxTokens });
+        throw limitError('maxTokens', `the operation has more than ${limits.maxTokens} tokens`, {
+          max: limits.maxTokens,
+        });
       },
     ],
   });
   const rules = [
-    maxDepthRule({ n: limits.maxDepth, ...common, ignoreIntrospection: true, onReject: [reporter('maxDepth', limits.maxDepth, 'query depth')] }),
-    maxAliasesRule({ n: limits.maxAliases, ...common, onReject: [reporter('maxAliases', limits.maxAliases, 'aliases')] }),
-    maxDirectivesRule({ n: limits.maxDirectives, ...common, onReject: [reporter('maxDirectives', limits.maxDirectives, 'directives')] }),
+    maxDepthRule({
+      n: limits.maxDepth,
+      ...common,
+      ignoreIntrospection: true,
+      onReject: [reporter('maxDepth', limits.maxDepth, 'query depth')],
+    }),
+    maxAliasesRule({
+      n: limits.maxAliases,
+      ...common,
+      onReject: [reporter('maxAliases', limits.maxAliases, 'aliases')],
+    }),
+    maxDirectivesRule({
+      n: limits.maxDirectives,
+      ...common,
+      onReject: [reporter('maxDirectives', limits.maxDirectives, 'directives')],
+    }),
   ];
   return [
     tokens as Plugin,

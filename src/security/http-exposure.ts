@@ -4,11 +4,13 @@
 // CORS preflight) are refused, WebSocket upgrades from disallowed origins are refused, and while
 // Atelier runs open it answers only requests addressed to a loopback host (DNS rebinding).
 import type { IncomingMessage } from 'node:http';
+
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { HttpExposureConfig } from '../config';
+
 import { isLoopbackHost } from '../auth/policy';
+import type { HttpExposureConfig } from '../config';
 
 type Origins = HttpExposureConfig['corsOrigins'];
 
@@ -73,7 +75,13 @@ export function useBrowserGuard(isOpen: () => Promise<boolean>): Plugin {
   return {
     async onRequest({ request, endResponse }) {
       if (request.method === 'POST' && FORM_TYPES.test(request.headers.get('content-type') ?? '')) {
-        endResponse(refusal(415, 'UNSUPPORTED_MEDIA_TYPE', 'send GraphQL as application/json (form posts are refused: a web page could send them without asking)'));
+        endResponse(
+          refusal(
+            415,
+            'UNSUPPORTED_MEDIA_TYPE',
+            'send GraphQL as application/json (form posts are refused: a web page could send them without asking)',
+          ),
+        );
         return;
       }
       const host = hostOf(request.headers.get('host'));
@@ -84,7 +92,10 @@ export function useBrowserGuard(isOpen: () => Promise<boolean>): Plugin {
 
 /** ws `verifyClient`: a browser page may open a WebSocket to any host, so check its Origin (and the Host while open). */
 export function verifyUpgrade(origins: Origins, isOpen: () => Promise<boolean>) {
-  return (info: { origin: string; req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void) => {
+  return (
+    info: { origin: string; req: IncomingMessage },
+    done: (ok: boolean, code?: number, message?: string) => void,
+  ) => {
     if (info.origin && !isAllowedOrigin(info.origin, origins)) return done(false, 403, 'origin not allowed');
     const host = hostOf(info.req.headers.host);
     if (!host || isLoopbackHost(host)) return done(true);

@@ -19,7 +19,12 @@ export const LIMIT_ENV = {
 
 export type LimitName = keyof typeof LIMIT_ENV;
 
-export function limitError(limit: LimitName, message: string, details: { max: number; found?: number }, httpStatus = 400): GraphQLError {
+export function limitError(
+  limit: LimitName,
+  message: string,
+  details: { max: number; found?: number },
+  httpStatus = 400,
+): GraphQLError {
   return new GraphQLError(`${message} (limit ${limit}, set by ${LIMIT_ENV[limit]})`, {
     extensions: { code: 'LIMIT_EXCEEDED', limit, ...details, http: { status: httpStatus } },
   });

@@ -2,6 +2,7 @@
 // code, anything unexpected is logged and masked (yoga's maskedErrors.maskError).
 import { GraphQLError } from 'graphql';
 import { maskError as defaultMaskError } from 'graphql-yoga';
+
 import { AtelierError } from '../errors';
 import type { Logger } from '../logger';
 import { limitError } from './limit-error';
@@ -10,14 +11,22 @@ import { limitError } from './limit-error';
 export function maskError(logger: Logger, maxBodyBytes: number) {
   return (error: unknown, message: string, isDev?: boolean) => {
     if (error instanceof GraphQLError && error.extensions?.code === 'REQUEST_ENTITY_TOO_LARGE') {
-      return limitError('maxBodyBytes', `the request body is larger than the limit of ${maxBodyBytes} bytes; send smaller batches, or raise the limit with MAX_BODY_BYTES`, { max: maxBodyBytes }, 413);
+      return limitError(
+        'maxBodyBytes',
+        `the request body is larger than the limit of ${maxBodyBytes} bytes; send smaller batches, or raise the limit with MAX_BODY_BYTES`,
+        { max: maxBodyBytes },
+        413,
+      );
     }
     const original = error instanceof GraphQLError ? error.originalError : error;
     if (original instanceof AtelierError) {
       return new GraphQLError(original.message, {
         nodes: error instanceof GraphQLError ? error.nodes : undefined,
         path: error instanceof GraphQLError ? error.path : undefined,
-        extensions: { code: original.code, ...(original.code === 'BAD_USER_INPUT' ? { issues: (original as { issues?: unknown }).issues } : {}) },
+        extensions: {
+          code: original.code,
+          ...(original.code === 'BAD_USER_INPUT' ? { issues: (original as { issues?: unknown }).issues } : {}),
+        },
       });
     }
     if (!isClientError(error)) logger.error('unexpected error while executing an operation', original);

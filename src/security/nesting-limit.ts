@@ -2,6 +2,7 @@
 // recursively, so a literal such as `{a: {a: … 2000 levels … 1}}` (8 KB, inside the token limit)
 // overflows the stack inside the parser; a linear scan outside strings and comments refuses it first.
 import type { Plugin } from 'graphql-yoga';
+
 import { limitError } from './limit-error';
 
 /** The deepest nesting of `{`, `[` and `(` outside strings, block strings and comments; stops counting past `stopAt`. */
@@ -21,7 +22,8 @@ export function nestingDepth(text: string, stopAt = Infinity): number {
         i += 2;
       } else {
         i++;
-        while (i < n && text.charCodeAt(i) !== 0x22 && text.charCodeAt(i) !== 0x0a) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
+        while (i < n && text.charCodeAt(i) !== 0x22 && text.charCodeAt(i) !== 0x0a)
+          i += text.charCodeAt(i) === 0x5c ? 2 : 1;
       }
     } else if (c === 0x7b || c === 0x5b || c === 0x28) {
       if (++depth > deepest) {
@@ -43,7 +45,10 @@ export function useNestingLimit(maxNesting: number): Plugin {
       const depth = nestingDepth(text, maxNesting);
       if (depth > maxNesting) {
         // The scan stops at the first level over the limit: `found` says "at least".
-        throw limitError('maxNesting', `brackets nested ${depth} deep (or more) exceed the limit of ${maxNesting}`, { max: maxNesting, found: depth });
+        throw limitError('maxNesting', `brackets nested ${depth} deep (or more) exceed the limit of ${maxNesting}`, {
+          max: maxNesting,
+          found: depth,
+        });
       }
     },
   };

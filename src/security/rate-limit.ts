@@ -3,9 +3,10 @@
 // W&B's and Langfuse's clients already back off on — or, over graphql-ws, the same error.
 import { getOperationAST, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+
+import { rateLimitSubject } from '../auth/viewer';
 import type { RateLimitConfig } from '../config';
 import type { Context } from '../context';
-import { rateLimitSubject } from '../auth/viewer';
 
 interface Bucket {
   tokens: number;
@@ -73,7 +74,10 @@ export function rateLimitedError(config: RateLimitConfig, retryAfterSeconds: num
   );
 }
 
-export function useMutationRateLimit(config: RateLimitConfig, buckets = new TokenBuckets(config.mutationsPerSecond, config.burst)): Plugin<Context> {
+export function useMutationRateLimit(
+  config: RateLimitConfig,
+  buckets = new TokenBuckets(config.mutationsPerSecond, config.burst),
+): Plugin<Context> {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName ?? undefined);

@@ -19,7 +19,12 @@ export function secretsIn(config: unknown): string[] {
   const walk = (v: unknown, depth: number) => {
     if (depth > 8 || !v || typeof v !== 'object') return;
     for (const [k, item] of Object.entries(v)) {
-      if (typeof item === 'string' && item.length >= 8 && (isCredentialName(k) || /(key|token|secret|password)$/i.test(k))) out.push(item);
+      if (
+        typeof item === 'string' &&
+        item.length >= 8 &&
+        (isCredentialName(k) || /(key|token|secret|password)$/i.test(k))
+      )
+        out.push(item);
       else walk(item, depth + 1);
     }
   };
@@ -33,7 +38,8 @@ export function createRedactor(secrets: string[] = []): Redactor {
     let out = input;
     for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
-    for (const pattern of CREDENTIAL_VALUE_PATTERNS) out = out.replace(pattern, (m) => (/^bearer/i.test(m) ? `Bearer ${REDACTED}` : REDACTED));
+    for (const pattern of CREDENTIAL_VALUE_PATTERNS)
+      out = out.replace(pattern, (m) => (/^bearer/i.test(m) ? `Bearer ${REDACTED}` : REDACTED));
     return out;
   };
   const value = (input: unknown, depth = 0): unknown => {
@@ -42,7 +48,8 @@ export function createRedactor(secrets: string[] = []): Redactor {
     if (depth > 6 || input === null || typeof input !== 'object') return input;
     if (Array.isArray(input)) return input.map((v) => value(v, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(input)) out[k] = isCredentialName(k) && v != null ? REDACTED : value(v, depth + 1);
+    for (const [k, v] of Object.entries(input))
+      out[k] = isCredentialName(k) && v != null ? REDACTED : value(v, depth + 1);
     return out;
   };
   const remember = (secret: string) => {

@@ -2,8 +2,16 @@
 // 150 KB trajectories passed it and built a 225 MB answer. So the strings and JSON values a query or
 // mutation resolves are counted as they resolve; past maxResponseBytes every further field fails at
 // once, and the whole result is replaced by one error naming the limit.
-import { defaultFieldResolver, getNamedType, isObjectType, isScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import {
+  defaultFieldResolver,
+  getNamedType,
+  isObjectType,
+  isScalarType,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+
 import { limitError } from './limit-error';
 
 interface Budget {
@@ -19,7 +27,11 @@ const WRAPPED = Symbol('response-size');
 const FIXED_SIZE = new Set(['Int', 'Float', 'Boolean', 'ID']);
 
 const tooLarge = (budget: Budget) =>
-  limitError('maxResponseBytes', `the answer exceeds the limit of ${budget.max} bytes; ask for smaller pages or fewer fields`, { max: budget.max, found: budget.used });
+  limitError(
+    'maxResponseBytes',
+    `the answer exceeds the limit of ${budget.max} bytes; ask for smaller pages or fewer fields`,
+    { max: budget.max, found: budget.used },
+  );
 
 function sizeOf(value: unknown): number {
   if (value == null) return 0;
@@ -49,7 +61,8 @@ export function countResponseBytes(schema: GraphQLSchema): GraphQLSchema {
     for (const field of Object.values(type.getFields())) {
       const named = getNamedType(field.type);
       if (!isScalarType(named) || FIXED_SIZE.has(named.name)) continue;
-      const resolve: GraphQLFieldResolver<unknown, unknown> & { [WRAPPED]?: true } = field.resolve ?? defaultFieldResolver;
+      const resolve: GraphQLFieldResolver<unknown, unknown> & { [WRAPPED]?: true } =
+        field.resolve ?? defaultFieldResolver;
       if (resolve[WRAPPED]) continue;
       const counted: GraphQLFieldResolver<unknown, unknown> & { [WRAPPED]?: true } = (source, args, context, info) => {
         const budget = typeof context === 'object' && context !== null ? budgets.get(context) : undefined;

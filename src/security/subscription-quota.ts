@@ -1,6 +1,7 @@
 // Live subscriptions per API key (per client address when open), over graphql-ws and SSE together:
 // each one holds a buffer and a share of every event's work, so one client must not open thousands.
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+
 import { rateLimitSubject } from '../auth/viewer';
 import type { Context } from '../context';
 import { limitError } from './limit-error';
@@ -52,7 +53,15 @@ export function useSubscriptionQuota(maxPerKey: number): Plugin<Context> {
       const count = live.get(subject) ?? 0;
       if (count >= maxPerKey) {
         const who = subject.startsWith('key:') ? 'per API key' : 'per client address';
-        setResultAndStopExecution({ errors: [limitError('maxSubscriptionsPerKey', `${count} live subscriptions ${who} reach the limit of ${maxPerKey}; end one first`, { max: maxPerKey, found: count + 1 })] });
+        setResultAndStopExecution({
+          errors: [
+            limitError(
+              'maxSubscriptionsPerKey',
+              `${count} live subscriptions ${who} reach the limit of ${maxPerKey}; end one first`,
+              { max: maxPerKey, found: count + 1 },
+            ),
+          ],
+        });
         return;
       }
       // Reserved now, so concurrent subscribes cannot all pass the check.

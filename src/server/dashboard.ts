@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { isLoopbackHost } from '../auth/policy';
 
 // Two levels below the repository root both here (src/server/) and in the bundle npm start runs (dist/server/).
@@ -65,7 +66,8 @@ function hostOf(hostHeader: string | undefined): string {
 
 /** Self only; the WebSocket of this very host (by the Host header, when it is a plain host[:port]). */
 export function contentSecurityPolicy(hostHeader: string | undefined): string {
-  const host = hostHeader && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(hostHeader) ? hostHeader : null;
+  const host =
+    hostHeader && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(hostHeader) ? hostHeader : null;
   const sockets = host ? ` ws://${host} wss://${host}` : '';
   return [
     "default-src 'none'",
@@ -103,7 +105,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     }
     if (!index || index.mtimeMs !== mtimeMs) {
       let html = readFileSync(file, 'utf8');
-      if (options.simulated) html = html.replace('<head>', '<head>\n    <meta name="atelier-simulated" content="true" />');
+      if (options.simulated)
+        html = html.replace('<head>', '<head>\n    <meta name="atelier-simulated" content="true" />');
       index = { mtimeMs, html };
     }
     return index.html;
@@ -121,7 +124,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     return body;
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string>): void {
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    body: string | Buffer,
+    headers: Record<string, string>,
+  ): void {
     const buf = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     res.writeHead(status, { ...baseHeaders(), 'content-length': String(buf.length), ...headers });
     res.end(req.method === 'HEAD' ? undefined : buf);
@@ -129,24 +138,45 @@ export function createDashboard(options: DashboardOptions): Dashboard {
 
   async function answer(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return send(req, res, 405, 'method not allowed\n', { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
+      return send(req, res, 405, 'method not allowed\n', {
+        allow: 'GET, HEAD',
+        'content-type': 'text/plain; charset=utf-8',
+      });
     }
     const host = hostOf(req.headers.host);
     if (host && !isLoopbackHost(host) && (await options.isOpen())) {
-      return send(req, res, 403, 'Atelier runs open (no API keys) and answers only requests addressed to localhost; make an API key to serve it under another name\n', {
-        'content-type': 'text/plain; charset=utf-8',
-      });
+      return send(
+        req,
+        res,
+        403,
+        'Atelier runs open (no API keys) and answers only requests addressed to localhost; make an API key to serve it under another name\n',
+        {
+          'content-type': 'text/plain; charset=utf-8',
+        },
+      );
     }
     if (path.startsWith('/assets/')) {
       const name = ASSET.exec(path)?.[1];
       const type = name ? CONTENT_TYPES[extname(name)] : undefined;
       const body = name && type ? asset(name) : null;
-      if (!body || !type) return send(req, res, 404, 'not found\n', { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      if (!body || !type)
+        return send(req, res, 404, 'not found\n', {
+          'content-type': 'text/plain; charset=utf-8',
+          'cache-control': 'no-store',
+        });
       // Names carry a content hash: a new build has new names, so these never change.
-      return send(req, res, 200, body, { 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' });
+      return send(req, res, 200, body, {
+        'content-type': type,
+        'cache-control': 'public, max-age=31536000, immutable',
+      });
     }
     const html = indexHtml();
-    if (html === null) return send(req, res, 503, MISSING_PAGE, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '10' });
+    if (html === null)
+      return send(req, res, 503, MISSING_PAGE, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'retry-after': '10',
+      });
     send(req, res, 200, html, {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-cache',

@@ -16,7 +16,10 @@ export interface OutboundGuard {
   stop(): void;
 }
 
-export function guardOutbound(outbound: Outbound, limits: Pick<LimitsConfig, 'maxSocketBufferBytes' | 'socketDrainTimeoutMs'>): OutboundGuard {
+export function guardOutbound(
+  outbound: Outbound,
+  limits: Pick<LimitsConfig, 'maxSocketBufferBytes' | 'socketDrainTimeoutMs'>,
+): OutboundGuard {
   let done = false;
   let last = 0;
   let stuckSince: number | null = null;
@@ -30,7 +33,9 @@ export function guardOutbound(outbound: Outbound, limits: Pick<LimitsConfig, 'ma
     if (done) return;
     const pending = outbound.pending();
     if (pending > limits.maxSocketBufferBytes) {
-      cut(`${pending} bytes unsent exceed MAX_SOCKET_BUFFER_BYTES (${limits.maxSocketBufferBytes}): the client is not reading`);
+      cut(
+        `${pending} bytes unsent exceed MAX_SOCKET_BUFFER_BYTES (${limits.maxSocketBufferBytes}): the client is not reading`,
+      );
     }
   };
   // Stalled: output pending that has not shrunk for the whole timeout (shrinking at all counts as draining).
@@ -43,7 +48,9 @@ export function guardOutbound(outbound: Outbound, limits: Pick<LimitsConfig, 'ma
       if (pending === 0 || pending < last) stuckSince = null;
       else if (stuckSince === null) stuckSince = now;
       else if (now - stuckSince >= limits.socketDrainTimeoutMs) {
-        cut(`${pending} bytes unsent for ${Math.round((now - stuckSince) / 1000)} s (SOCKET_DRAIN_TIMEOUT_SECONDS ${limits.socketDrainTimeoutMs / 1000}): the client is not reading`);
+        cut(
+          `${pending} bytes unsent for ${Math.round((now - stuckSince) / 1000)} s (SOCKET_DRAIN_TIMEOUT_SECONDS ${limits.socketDrainTimeoutMs / 1000}): the client is not reading`,
+        );
       }
       last = pending;
     },

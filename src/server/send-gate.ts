@@ -90,7 +90,12 @@ export function gateSubscriptions(schema: GraphQLSchema): GraphQLSchema {
   for (const field of Object.values(root?.getFields() ?? {})) {
     const subscribe: (GraphQLFieldResolver<unknown, unknown> & { [WRAPPED]?: true }) | undefined = field.subscribe;
     if (!subscribe || subscribe[WRAPPED]) continue;
-    const wrapped: GraphQLFieldResolver<unknown, unknown> & { [WRAPPED]?: true } = async (source, args, context, info) => {
+    const wrapped: GraphQLFieldResolver<unknown, unknown> & { [WRAPPED]?: true } = async (
+      source,
+      args,
+      context,
+      info,
+    ) => {
       const stream: unknown = await subscribe(source, args, context, info);
       const gate = typeof context === 'object' && context !== null ? gates.get(context) : undefined;
       return gate && isAsyncIterable(stream) ? gated(stream, gate) : stream;

@@ -526,8 +526,14 @@ class Member {
 
 /** The Last-Event-ID an HTTP (SSE) request carries, if any; graphql-ws contexts have no request. */
 function lastEventIdOf(context: unknown): string | null {
-  const request = typeof context === 'object' && context !== null && 'request' in context ? (context as { request?: unknown }).request : null;
-  const headers = typeof request === 'object' && request !== null && 'headers' in request ? (request as { headers?: unknown }).headers : null;
+  const request =
+    typeof context === 'object' && context !== null && 'request' in context
+      ? (context as { request?: unknown }).request
+      : null;
+  const headers =
+    typeof request === 'object' && request !== null && 'headers' in request
+      ? (request as { headers?: unknown }).headers
+      : null;
   if (typeof headers !== 'object' || headers === null || typeof (headers as Headers).get !== 'function') return null;
   return (headers as Headers).get('last-event-id');
 }

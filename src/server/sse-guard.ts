@@ -3,7 +3,9 @@
 // unsent output passes the byte bound, or does not drain in time, is cut off and its subscription ended.
 // (Idle SSE responses already get keepalive comments, `:\n\n`, from yoga every 12 s.)
 import { ServerResponse } from 'node:http';
+
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+
 import type { LimitsConfig } from '../config';
 import type { Logger } from '../logger';
 import { onEnd } from '../security/subscription-quota';
@@ -28,7 +30,9 @@ export function useSseOutboundGuard(limits: LimitsConfig, logger: Logger): Plugi
             {
               pending: () => res.writableLength,
               cut: (reason) => {
-                logger.warn(`closed an SSE subscription from ${res.req?.socket?.remoteAddress ?? 'an unknown address'}: ${reason}`);
+                logger.warn(
+                  `closed an SSE subscription from ${res.req?.socket?.remoteAddress ?? 'an unknown address'}: ${reason}`,
+                );
                 res.destroy();
                 void iterator.return?.();
               },

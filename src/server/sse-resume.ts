@@ -3,7 +3,14 @@
 // reconnects) resumes after it, as if it had passed afterEventId. Only yoga's own SSE (distinct
 // connections mode): graphql-sse's single connection mode multiplexes operations on one stream,
 // where one id line cannot name a position in each of them.
-import { getOperationAST, Kind, type DocumentNode, type ExecutionResult, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import {
+  getOperationAST,
+  Kind,
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from 'graphql-yoga';
 
 const FIELD = 'runStatusChanged';
@@ -21,7 +28,9 @@ interface IdPath {
 function headersOf(context: unknown): Pick<Headers, 'get'> | null {
   const request = typeof context === 'object' && context !== null && 'request' in context ? context.request : null;
   const headers = typeof request === 'object' && request !== null && 'headers' in request ? request.headers : null;
-  return typeof headers === 'object' && headers !== null && 'get' in headers && typeof headers.get === 'function' ? (headers as Pick<Headers, 'get'>) : null;
+  return typeof headers === 'object' && headers !== null && 'get' in headers && typeof headers.get === 'function'
+    ? (headers as Pick<Headers, 'get'>)
+    : null;
 }
 
 const wantsEventStream = (headers: Pick<Headers, 'get'>) => (headers.get('accept') ?? '').includes('text/event-stream');
@@ -41,18 +50,34 @@ function hasAfterEventId(field: FieldNode, variables: Readonly<Record<string, un
 }
 
 /** A copy of the document with afterEventId: "<id>" added to the field (parsed documents are cached and shared). */
-function withAfterEventId(document: DocumentNode, operation: OperationDefinitionNode, field: FieldNode, eventId: string): DocumentNode {
+function withAfterEventId(
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  field: FieldNode,
+  eventId: string,
+): DocumentNode {
   const others = (field.arguments ?? []).filter((a) => a.name.value !== ARGUMENT);
   const newField: FieldNode = {
     ...field,
-    arguments: [...others, { kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: ARGUMENT }, value: { kind: Kind.STRING, value: eventId } }],
+    arguments: [
+      ...others,
+      { kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: ARGUMENT }, value: { kind: Kind.STRING, value: eventId } },
+    ],
   };
-  const newOperation: OperationDefinitionNode = { ...operation, selectionSet: { ...operation.selectionSet, selections: operation.selectionSet.selections.map((s) => (s === field ? newField : s)) } };
+  const newOperation: OperationDefinitionNode = {
+    ...operation,
+    selectionSet: {
+      ...operation.selectionSet,
+      selections: operation.selectionSet.selections.map((s) => (s === field ? newField : s)),
+    },
+  };
   return { ...document, definitions: document.definitions.map((d) => (d === operation ? newOperation : d)) };
 }
 
 function idPath(field: FieldNode): IdPath | null {
-  const id = field.selectionSet?.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === 'eventId');
+  const id = field.selectionSet?.selections.find(
+    (s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === 'eventId',
+  );
   return id ? { root: (field.alias ?? field.name).value, id: (id.alias ?? id.name).value } : null;
 }
 

@@ -15,10 +15,12 @@
 // - operation bodies are bounded by MAX_BODY_BYTES, as yoga bounds its own.
 import { randomBytes } from 'node:crypto';
 import { ServerResponse } from 'node:http';
+
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { TOKEN_HEADER_KEY, TOKEN_QUERY_KEY } from 'graphql-sse';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+
 import type { Authenticate } from '../auth/authenticate';
 import type { LiveSessions } from '../auth/live-sessions';
 import { unauthenticatedError } from '../auth/use-scopes';
@@ -61,10 +63,23 @@ function isSingleConnection(request: Request, url: URL): boolean {
 }
 
 function json(status: number, error: GraphQLError, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.extensions.code, ...(error.extensions.limit ? { limit: error.extensions.limit } : {}) } }] }), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  });
+  return new Response(
+    JSON.stringify({
+      errors: [
+        {
+          message: error.message,
+          extensions: {
+            code: error.extensions.code,
+            ...(error.extensions.limit ? { limit: error.extensions.limit } : {}),
+          },
+        },
+      ],
+    }),
+    {
+      status,
+      headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    },
+  );
 }
 
 function refusal(viewer: Extract<Viewer, { kind: 'anonymous' }>): Response {
@@ -74,19 +89,27 @@ function refusal(viewer: Extract<Viewer, { kind: 'anonymous' }>): Response {
 const notFound = () => json(404, new GraphQLError('Stream not found', { extensions: { code: 'NOT_FOUND' } }));
 
 function addressOf(serverContext: unknown): string | undefined {
-  const req = typeof serverContext === 'object' && serverContext !== null && 'req' in serverContext ? serverContext.req : null;
+  const req =
+    typeof serverContext === 'object' && serverContext !== null && 'req' in serverContext ? serverContext.req : null;
   const socket = typeof req === 'object' && req !== null && 'socket' in req ? req.socket : null;
-  return typeof socket === 'object' && socket !== null && 'remoteAddress' in socket && typeof socket.remoteAddress === 'string' ? socket.remoteAddress : undefined;
+  return typeof socket === 'object' &&
+    socket !== null &&
+    'remoteAddress' in socket &&
+    typeof socket.remoteAddress === 'string'
+    ? socket.remoteAddress
+    : undefined;
 }
 
 function responseOf(serverContext: unknown): ServerResponse | null {
-  const res = typeof serverContext === 'object' && serverContext !== null && 'res' in serverContext ? serverContext.res : null;
+  const res =
+    typeof serverContext === 'object' && serverContext !== null && 'res' in serverContext ? serverContext.res : null;
   return res instanceof ServerResponse ? res : null;
 }
 
 /** The request with its body read under the limit (the library reads bodies itself, past yoga's limit). */
 async function bounded(request: Request, maxBytes: number): Promise<Request | Response> {
-  const tooLarge = () => json(413, limitError('maxBodyBytes', `the request body exceeds the limit of ${maxBytes} bytes`, { max: maxBytes }));
+  const tooLarge = () =>
+    json(413, limitError('maxBodyBytes', `the request body exceeds the limit of ${maxBytes} bytes`, { max: maxBytes }));
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > maxBytes) return tooLarge();
   if (!request.body) return request;
@@ -103,15 +126,30 @@ async function bounded(request: Request, maxBytes: number): Promise<Request | Re
     }
     chunks.push(value);
   }
-  return new Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks), signal: request.signal });
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: Buffer.concat(chunks),
+    signal: request.signal,
+  });
 }
 
-export function useSseSingleConnection({ endpoint, authenticate, sessions, limits, redactor, logger }: SingleConnectionDeps): Plugin {
+export function useSseSingleConnection({
+  endpoint,
+  authenticate,
+  sessions,
+  limits,
+  redactor,
+  logger,
+}: SingleConnectionDeps): Plugin {
   const reservations = new Map<string, Reservation>();
   const library = useGraphQLSSE({
     endpoint,
     // Called for every request of the mode: a reservation gets a fresh, unguessable token.
-    authenticate: (req) => (req.method === 'PUT' ? randomBytes(32).toString('base64url') : (req.headers.get(TOKEN_HEADER_KEY) ?? new URL(req.url).searchParams.get(TOKEN_QUERY_KEY) ?? '')),
+    authenticate: (req) =>
+      req.method === 'PUT'
+        ? randomBytes(32).toString('base64url')
+        : (req.headers.get(TOKEN_HEADER_KEY) ?? new URL(req.url).searchParams.get(TOKEN_QUERY_KEY) ?? ''),
   });
 
   /** Hands a request to the library and returns its answer. */
@@ -129,11 +167,23 @@ export function useSseSingleConnection({ endpoint, authenticate, sessions, limit
     const reservation = reservations.get(token);
     if (!reservation || reservation.close) return;
     reservations.delete(token);
-    await forward(payload, new Request(payload.request.url, { headers: { accept: 'text/event-stream', [TOKEN_HEADER_KEY]: token }, signal: AbortSignal.abort() }));
+    await forward(
+      payload,
+      new Request(payload.request.url, {
+        headers: { accept: 'text/event-stream', [TOKEN_HEADER_KEY]: token },
+        signal: AbortSignal.abort(),
+      }),
+    );
   };
 
   /** The stream's body, read as fast as the library produces it so its queue is counted by the outbound bound. */
-  const guarded = (response: Response, ending: AbortController, res: ServerResponse | null, token: string, viewer: Viewer): Response => {
+  const guarded = (
+    response: Response,
+    ending: AbortController,
+    res: ServerResponse | null,
+    token: string,
+    viewer: Viewer,
+  ): Response => {
     const source = response.body!.getReader();
     // The library ends a stream (and every operation on it) when its request is aborted; cancelling
     // its body instead waits for the next message, which may never come.
@@ -162,7 +212,9 @@ export function useSseSingleConnection({ endpoint, authenticate, sessions, limit
       {
         pending: () => queued + (res?.writableLength ?? 0),
         cut: (reason) => {
-          logger.warn(`closed an SSE stream (single connection mode) from ${res?.req?.socket?.remoteAddress ?? 'an unknown address'}: ${reason}`);
+          logger.warn(
+            `closed an SSE stream (single connection mode) from ${res?.req?.socket?.remoteAddress ?? 'an unknown address'}: ${reason}`,
+          );
           finish();
           res?.destroy();
           end();
@@ -219,8 +271,10 @@ export function useSseSingleConnection({ endpoint, authenticate, sessions, limit
           const enveloped = yoga.getEnveloped(context);
           return {
             ...enveloped,
-            execute: async (args: Parameters<typeof enveloped.execute>[0]) => asLibraryResult(await enveloped.execute(args), redactor),
-            subscribe: async (args: Parameters<typeof enveloped.subscribe>[0]) => asLibraryResult(await enveloped.subscribe(args), redactor),
+            execute: async (args: Parameters<typeof enveloped.execute>[0]) =>
+              asLibraryResult(await enveloped.execute(args), redactor),
+            subscribe: async (args: Parameters<typeof enveloped.subscribe>[0]) =>
+              asLibraryResult(await enveloped.subscribe(args), redactor),
           };
         },
       });
@@ -229,7 +283,10 @@ export function useSseSingleConnection({ endpoint, authenticate, sessions, limit
     async onRequest(payload) {
       const { request, url, serverContext, endResponse } = payload;
       if (url.pathname !== endpoint || !isSingleConnection(request, url)) return;
-      const viewer = await authenticate({ authorization: request.headers.get('authorization'), address: addressOf(serverContext) });
+      const viewer = await authenticate({
+        authorization: request.headers.get('authorization'),
+        address: addressOf(serverContext),
+      });
       if (viewer.kind === 'anonymous') return endResponse(refusal(viewer));
       const subject = rateLimitSubject(viewer);
 
@@ -250,7 +307,11 @@ export function useSseSingleConnection({ endpoint, authenticate, sessions, limit
       if ((request.headers.get('accept') ?? '') === 'text/event-stream') {
         const ending = new AbortController();
         // No body: for a reserved stream the library reads none.
-        const opening = new Request(request.url, { method: request.method, headers: request.headers, signal: AbortSignal.any([request.signal, ending.signal]) });
+        const opening = new Request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          signal: AbortSignal.any([request.signal, ending.signal]),
+        });
         const response = await forward(payload, opening);
         if (response.status !== 200 || !response.body) return endResponse(response);
         clearTimeout(reservation.timer);
@@ -273,7 +334,11 @@ type Result = ExecutionResult | { data?: unknown; errors?: readonly (GraphQLErro
  * would end the whole stream, every other operation's included.
  */
 function asLibraryResult(result: unknown, redactor: Redactor): unknown {
-  const visible = (r: Result): Result => ({ ...r, data: r.data ?? null, ...(r.errors ? { errors: r.errors.map((e) => publicError(e, redactor)) } : {}) });
+  const visible = (r: Result): Result => ({
+    ...r,
+    data: r.data ?? null,
+    ...(r.errors ? { errors: r.errors.map((e) => publicError(e, redactor)) } : {}),
+  });
   if (!isAsyncIterable(result)) return visible(result as Result);
   const inner = (result as AsyncIterable<Result>)[Symbol.asyncIterator]();
   let failed = false;

@@ -1,9 +1,11 @@
 // GraphQL over WebSocket (graphql-ws) on the HTTP server's /graphql path: each operation runs
 // through yoga's envelop, so it gets the same context, limits and error handling as HTTP.
 import type { IncomingMessage, Server } from 'node:http';
+
 import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
+
 import type { Authenticate } from '../auth/authenticate';
 import type { LiveSessions } from '../auth/live-sessions';
 import type { Config } from '../config';
@@ -38,7 +40,13 @@ export interface GraphqlWs {
  * Per socket: the upgrade request, the socket, how to stop tracking it for revocation, and the ids of
  * its subscription operations (a type, not an interface: graphql-ws wants it indexable).
  */
-type Extra = { request: IncomingMessage; socket: WebSocket; forget?: () => void; subscriptionIds?: Set<string>; gate?: SendGate };
+type Extra = {
+  request: IncomingMessage;
+  socket: WebSocket;
+  forget?: () => void;
+  subscriptionIds?: Set<string>;
+  gate?: SendGate;
+};
 
 /** Events a WebSocket may have resolved and not yet sent, across its subscriptions (send-gate.ts). */
 export const UNSENT_EVENTS_PER_CONNECTION = 8;
@@ -60,7 +68,14 @@ function liveSubscriptions(extra: Extra, running: Record<string, unknown>): Set<
 type Enveloped = Pick<ReturnType<AtelierYoga['getEnveloped']>, 'execute' | 'subscribe'>;
 
 function isEnveloped(root: unknown): root is Enveloped {
-  return typeof root === 'object' && root !== null && 'execute' in root && typeof root.execute === 'function' && 'subscribe' in root && typeof root.subscribe === 'function';
+  return (
+    typeof root === 'object' &&
+    root !== null &&
+    'execute' in root &&
+    typeof root.execute === 'function' &&
+    'subscribe' in root &&
+    typeof root.subscribe === 'function'
+  );
 }
 
 function envelopedOf(args: ExecutionArgs): Enveloped {
@@ -72,9 +87,20 @@ function isReturnable(value: unknown): value is { return(value?: unknown): Promi
   return typeof value === 'object' && value !== null && 'return' in value && typeof value.return === 'function';
 }
 
-const asErrors = (err: unknown) => [err instanceof GraphQLError ? err : new GraphQLError(err instanceof Error ? err.message : 'invalid operation')];
+const asErrors = (err: unknown) => [
+  err instanceof GraphQLError ? err : new GraphQLError(err instanceof Error ? err.message : 'invalid operation'),
+];
 
-export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, sessions, redactor, logger }: GraphqlWsDeps): GraphqlWs {
+export function attachGraphqlWs({
+  server,
+  yoga,
+  config,
+  authenticate,
+  isOpen,
+  sessions,
+  redactor,
+  logger,
+}: GraphqlWsDeps): GraphqlWs {
   const { maxSubscriptionsPerConnection } = config.limits;
   const guards = new WeakMap<WebSocket, OutboundGuard>();
   /** graphql-ws's operations of each socket, so a cut-off socket's subscriptions end at once. */
@@ -93,8 +119,12 @@ export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, se
       onConnect: async (ctx) => {
         operations.set(ctx.extra.socket, ctx);
         // Acknowledged either way: each operation then gets a GraphQL error naming the problem.
-        const viewer = await authenticate({ connectionParams: ctx.connectionParams, address: ctx.extra.request.socket?.remoteAddress });
-        if (viewer.kind === 'key') ctx.extra.forget = sessions.trackSocket(viewer.key.keyId, viewer.key.name, ctx.extra.socket);
+        const viewer = await authenticate({
+          connectionParams: ctx.connectionParams,
+          address: ctx.extra.request.socket?.remoteAddress,
+        });
+        if (viewer.kind === 'key')
+          ctx.extra.forget = sessions.trackSocket(viewer.key.keyId, viewer.key.name, ctx.extra.socket);
         return true;
       },
       onClose: (ctx) => ctx.extra.forget?.(),
@@ -123,15 +153,22 @@ export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, se
           const live = liveSubscriptions(ctx.extra, ctx.subscriptions);
           if (live.size >= maxSubscriptionsPerConnection) {
             return [
-              limitError('maxSubscriptionsPerConnection', `${live.size} subscriptions on this connection reach the limit of ${maxSubscriptionsPerConnection}; end one first or open another connection`, {
-                max: maxSubscriptionsPerConnection,
-                found: live.size + 1,
-              }),
+              limitError(
+                'maxSubscriptionsPerConnection',
+                `${live.size} subscriptions on this connection reach the limit of ${maxSubscriptionsPerConnection}; end one first or open another connection`,
+                {
+                  max: maxSubscriptionsPerConnection,
+                  found: live.size + 1,
+                },
+              ),
             ];
           }
           live.add(id);
         }
-        const variableValues = params.variables && typeof params.variables === 'object' && !Array.isArray(params.variables) ? params.variables : undefined;
+        const variableValues =
+          params.variables && typeof params.variables === 'object' && !Array.isArray(params.variables)
+            ? params.variables
+            : undefined;
         const rootValue: Enveloped = { execute, subscribe };
         const contextValue = await contextFactory();
         setGate(contextValue, (ctx.extra.gate ??= new SendGate(UNSENT_EVENTS_PER_CONNECTION)));
@@ -167,7 +204,9 @@ export function attachGraphqlWs({ server, yoga, config, authenticate, isOpen, se
       {
         pending: () => socket.bufferedAmount,
         cut: (reason) => {
-          logger.warn(`closed a WebSocket from ${request.socket.remoteAddress ?? 'an unknown address'} with ${NOT_READING_CLOSE_CODE}: ${reason}`);
+          logger.warn(
+            `closed a WebSocket from ${request.socket.remoteAddress ?? 'an unknown address'} with ${NOT_READING_CLOSE_CODE}: ${reason}`,
+          );
           // End its subscriptions now: each would otherwise go on resolving every event for nobody.
           for (const operation of Object.values(operations.get(socket)?.subscriptions ?? {})) {
             if (isReturnable(operation)) void operation.return(undefined).catch(() => undefined);

@@ -1,7 +1,9 @@
 // The GraphQL server (graphql-yoga): schema, per-request context with its viewer, error masking,
 // GraphiQL, and the plugins that guard every operation, in the order they must run.
 import type { IncomingMessage } from 'node:http';
+
 import { createYoga, useReadinessCheck } from 'graphql-yoga';
+
 import type { Authenticate, Credentials } from '../auth/authenticate';
 import { useLiveSessions, type LiveSessions } from '../auth/live-sessions';
 import { useScopes } from '../auth/use-scopes';
@@ -17,13 +19,13 @@ import { useDocumentLimits } from '../security/document-limits';
 import { useFiniteNumberLiterals } from '../security/finite-literals';
 import { corsPolicy, useBrowserGuard, useIntrospection } from '../security/http-exposure';
 import { useMalformedRequests } from '../security/malformed-requests';
-import { useNestingLimit } from '../security/nesting-limit';
 import { maskError } from '../security/mask-errors';
+import { useNestingLimit } from '../security/nesting-limit';
 import { useRedactedErrors } from '../security/public-errors';
-import { countResponseBytes, useResponseSizeLimit } from '../security/response-size';
 import { useMutationRateLimit } from '../security/rate-limit';
-import { useSubscriptionQuota } from '../security/subscription-quota';
 import type { Redactor } from '../security/redact';
+import { countResponseBytes, useResponseSizeLimit } from '../security/response-size';
+import { useSubscriptionQuota } from '../security/subscription-quota';
 import type { Services } from '../services';
 import { gateSubscriptions } from './send-gate';
 import type { SharedSubscriptions } from './shared-subscriptions';
@@ -50,16 +52,32 @@ export interface YogaDeps {
 
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise.catch(() => fallback),
+    new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** The Node request behind a yoga context: HTTP's `req`, or the upgrade request of a WebSocket. */
 function incoming(ctx: { req?: unknown; request?: unknown }): IncomingMessage | undefined {
   const candidate = (ctx.req ?? ctx.request) as { socket?: unknown } | undefined;
-  return candidate && typeof candidate === 'object' && 'socket' in candidate ? (candidate as IncomingMessage) : undefined;
+  return candidate && typeof candidate === 'object' && 'socket' in candidate
+    ? (candidate as IncomingMessage)
+    : undefined;
 }
 
-export function createAtelierYoga({ config, services, db, events, authenticate, isOpen, sessions, sharedSubscriptions, redactor, logger }: YogaDeps) {
+export function createAtelierYoga({
+  config,
+  services,
+  db,
+  events,
+  authenticate,
+  isOpen,
+  sessions,
+  sharedSubscriptions,
+  redactor,
+  logger,
+}: YogaDeps) {
   return createYoga({
     schema: gateSubscriptions(countResponseBytes(getSchema())),
     graphqlEndpoint: '/graphql',
@@ -67,10 +85,16 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
     landingPage: false,
     // HTTP and SSE carry credentials in the Authorization header; graphql-ws in connectionParams, or
     // per operation in the subscribe message's extensions.headers (ws.ts passes them as operationHeaders).
-    context: async (ctx: { request?: Request; req?: unknown; connectionParams?: Record<string, unknown>; operationHeaders?: unknown }) => {
+    context: async (ctx: {
+      request?: Request;
+      req?: unknown;
+      connectionParams?: Record<string, unknown>;
+      operationHeaders?: unknown;
+    }) => {
       const credentials: Credentials = {
         // A graphql-ws upgrade request is Node's IncomingMessage, not a Fetch Request: it authenticates by connectionParams.
-        authorization: typeof ctx.request?.headers?.get === 'function' ? ctx.request.headers.get('authorization') : null,
+        authorization:
+          typeof ctx.request?.headers?.get === 'function' ? ctx.request.headers.get('authorization') : null,
         connectionParams: ctx.connectionParams,
         operationHeaders: ctx.operationHeaders,
         address: incoming(ctx)?.socket?.remoteAddress,
@@ -78,7 +102,9 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
       return createContext(services, await authenticate(credentials));
     },
     maskedErrors: { maskError: maskError(logger, config.limits.maxBodyBytes), isDev: false },
-    graphiql: config.http.graphiql ? { title: 'Atelier', defaultQuery: GRAPHIQL_DEFAULT_QUERY, subscriptionsProtocol: 'WS' } : false,
+    graphiql: config.http.graphiql
+      ? { title: 'Atelier', defaultQuery: GRAPHIQL_DEFAULT_QUERY, subscriptionsProtocol: 'WS' }
+      : false,
     // GraphiQL's offline bundle holds about 30 MB of strings once imported: load it when GraphiQL is first opened.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     cors: corsPolicy(config.http.corsOrigins),
@@ -87,7 +113,15 @@ export function createAtelierYoga({ config, services, db, events, authenticate, 
     logging: config.logLevel === 'silent' ? false : yogaLogger(logger),
     plugins: [
       // Ready = storage and (when used) Redis answer; a check that hangs counts as not ready.
-      useReadinessCheck({ endpoint: '/ready', check: () => withTimeout(Promise.all([db.ping(), events.ready()]).then((r) => r.every(Boolean)), 2000, false) }),
+      useReadinessCheck({
+        endpoint: '/ready',
+        check: () =>
+          withTimeout(
+            Promise.all([db.ping(), events.ready()]).then((r) => r.every(Boolean)),
+            2000,
+            false,
+          ),
+      }),
       useBrowserGuard(isOpen),
       useMalformedRequests(),
       // Before the parser sees the text: deep nesting would overflow its stack.

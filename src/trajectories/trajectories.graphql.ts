@@ -1,15 +1,16 @@
 // GraphQL types and fields for trajectories: the node, the per-run connection, and recording.
 import { z } from 'zod';
+
 import type { Context } from '../context';
-import type { TrajectoriesRecordedEvent, TrajectoriesScoredEvent } from '../events/topics';
 import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
+import type { TrajectoriesRecordedEvent, TrajectoriesScoredEvent } from '../events/topics';
 import { builder } from '../graphql/builder';
-import { shareSubscribers } from '../graphql/shared-subscription';
 import { OrderDirectionEnum } from '../graphql/inputs';
 import { jsonObject } from '../graphql/json-rules';
 import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
-import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
+import { shareSubscribers } from '../graphql/shared-subscription';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
+import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { TRACKING_API } from '../runs/write-guard';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
@@ -17,7 +18,10 @@ import type { Trajectory, TrajectoryMessage } from './trajectory.model';
 
 const TrajectoryMessageRef = builder.objectRef<TrajectoryMessage>('TrajectoryMessage').implement({
   description: 'One message of a trajectory, as ART records a conversation.',
-  fields: (t) => ({ role: t.exposeString('role', { description: 'system, user, assistant or tool.' }), content: t.exposeString('content') }),
+  fields: (t) => ({
+    role: t.exposeString('role', { description: 'system, user, assistant or tool.' }),
+    content: t.exposeString('content'),
+  }),
 });
 
 export const TrajectoryRef = builder.objectRef<Trajectory>('Trajectory');
@@ -25,7 +29,8 @@ builder.node(TrajectoryRef, {
   description: 'One rollout: the conversation, its reward and metadata, as ART records a trajectory.',
   id: { resolve: (t) => t.id },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'messages' in v && 'taskInput' in v,
-  loadMany: (ids, ctx: Context) => Promise.all(ids.map((id) => (/^\d+$/.test(id) ? ctx.loaders.trajectoryById.load(Number(id)) : null))),
+  loadMany: (ids, ctx: Context) =>
+    Promise.all(ids.map((id) => (/^\d+$/.test(id) ? ctx.loaders.trajectoryById.load(Number(id)) : null))),
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     uuid: t.exposeString('uuid'),
@@ -42,7 +47,10 @@ builder.node(TrajectoryRef, {
 });
 
 const TrajectoryOrderFieldEnum = builder.enumType('TrajectoryOrderField', {
-  values: { CREATED_AT: { value: 'createdAt' }, REWARD: { value: 'reward', description: 'Trajectories without a reward come last.' } } as const,
+  values: {
+    CREATED_AT: { value: 'createdAt' },
+    REWARD: { value: 'reward', description: 'Trajectories without a reward come last.' },
+  } as const,
 });
 
 const TrajectoryOrderInput = builder.inputType('TrajectoryOrder', {
@@ -59,11 +67,19 @@ const TrajectoryFilterInput = builder.inputType('TrajectoryFilter', {
     rewardMax: t.float(),
     hasReward: t.boolean({ description: 'true: only trajectories with a reward; false: only those without.' }),
   }),
-  validate: [(f) => f.rewardMin == null || f.rewardMax == null || f.rewardMin <= f.rewardMax, { message: 'rewardMin must not be greater than rewardMax' }],
+  validate: [
+    (f) => f.rewardMin == null || f.rewardMax == null || f.rewardMin <= f.rewardMax,
+    { message: 'rewardMin must not be greater than rewardMax' },
+  ],
 });
 
 type TrajectoryArgs = ConnectionArgs & {
-  filter?: { step?: number | null; rewardMin?: number | null; rewardMax?: number | null; hasReward?: boolean | null } | null;
+  filter?: {
+    step?: number | null;
+    rewardMin?: number | null;
+    rewardMax?: number | null;
+    hasReward?: boolean | null;
+  } | null;
   orderBy?: { field: TrajectoryOrderField; direction: 'asc' | 'desc' } | null;
 };
 
@@ -71,7 +87,11 @@ async function resolveTrajectories(runId: number, args: TrajectoryArgs, ctx: Con
   const filter: TrajectoryFilter = { ...args.filter };
   const field: TrajectoryOrderField = args.orderBy?.field ?? 'createdAt';
   const desc = (args.orderBy?.direction ?? 'asc') === 'desc';
-  const shape: CursorShape = { order: `trajectories:${field}:${desc ? 'desc' : 'asc'}`, query: [runId, filter], valueKind: field === 'reward' ? 'number' : 'string' };
+  const shape: CursorShape = {
+    order: `trajectories:${field}:${desc ? 'desc' : 'asc'}`,
+    query: [runId, filter],
+    valueKind: field === 'reward' ? 'number' : 'string',
+  };
   const window = pageWindow(args, shape);
   const page = await ctx.services.trajectories.page(runId, filter, { field, desc }, window);
   return toConnection(page, shape, () => ctx.services.trajectories.count(runId, filter));
@@ -107,8 +127,13 @@ builder.queryField('trajectories', (t) =>
   t.connection(
     {
       type: TrajectoryRef,
-      description: "A run's trajectories, oldest first unless ordered otherwise. Keyset-paginated: any page costs what the first costs.",
-      args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }), filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
+      description:
+        "A run's trajectories, oldest first unless ordered otherwise. Keyset-paginated: any page costs what the first costs.",
+      args: {
+        runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
+        filter: t.arg({ type: TrajectoryFilterInput }),
+        orderBy: t.arg({ type: TrajectoryOrderInput }),
+      },
       resolve: async (_root, args, ctx) => {
         // An unknown run is NotFound, as everywhere else, not an empty connection.
         const run = await ctx.services.runs.get(args.runId.id, ctx.loaders.runById);
@@ -131,14 +156,22 @@ const TaskInputInput = builder.inputType('TaskInputInput', {
 
 const TrajectoryMessageInput = builder.inputType('TrajectoryMessageInput', {
   fields: (t) => ({
-    role: t.string({ required: true, validate: { schema: z.enum(['system', 'user', 'assistant', 'tool'], { message: 'must be system, user, assistant or tool' }) } }),
+    role: t.string({
+      required: true,
+      validate: {
+        schema: z.enum(['system', 'user', 'assistant', 'tool'], { message: 'must be system, user, assistant or tool' }),
+      },
+    }),
     content: t.string({ required: true, validate: { schema: z.string().max(1_000_000) } }),
   }),
 });
 
 const TrajectoryInput = builder.inputType('TrajectoryInput', {
   fields: (t) => ({
-    uuid: t.string({ description: 'Makes recording idempotent: a trajectory already stored under this uuid is not stored again.', validate: { schema: z.string().uuid({ message: 'must be a UUID' }) } }),
+    uuid: t.string({
+      description: 'Makes recording idempotent: a trajectory already stored under this uuid is not stored again.',
+      validate: { schema: z.string().uuid({ message: 'must be a UUID' }) },
+    }),
     taskInput: t.field({ type: TaskInputInput, required: true }),
     messages: t.field({ type: [TrajectoryMessageInput], required: true, validate: { maxLength: 1000 } }),
     reward: t.float(),
@@ -151,7 +184,10 @@ const RecordTrajectoriesPayload = builder
   .implement({
     fields: (t) => ({
       recorded: t.exposeInt('recorded', { description: 'How many were stored by this call.' }),
-      duplicates: t.int({ description: 'How many were already stored with the same content and were skipped.', resolve: (p) => p.duplicateUuids.length }),
+      duplicates: t.int({
+        description: 'How many were already stored with the same content and were skipped.',
+        resolve: (p) => p.duplicateUuids.length,
+      }),
       duplicateUuids: t.exposeStringList('duplicateUuids'),
       uuids: t.exposeStringList('uuids', { description: 'The uuid of every trajectory in the batch, in input order.' }),
     }),
@@ -164,14 +200,27 @@ builder.mutationField('recordTrajectories', (t) =>
     errors: { types: [ValidationError, NotFoundError, ConflictError, RunModeError], directResult: true },
     args: {
       runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
-      trajectories: t.arg({ type: [TrajectoryInput], required: true, validate: { maxLength: [MAX_TRAJECTORIES_PER_CALL, { message: `must hold at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call` }] } }),
+      trajectories: t.arg({
+        type: [TrajectoryInput],
+        required: true,
+        validate: {
+          maxLength: [
+            MAX_TRAJECTORIES_PER_CALL,
+            { message: `must hold at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call` },
+          ],
+        },
+      }),
     },
     resolve: (_root, args, ctx) =>
       ctx.services.trajectories.record(
         args.runId.id,
         args.trajectories.map((tr) => ({
           uuid: tr.uuid,
-          taskInput: { step: tr.taskInput.step, inputText: tr.taskInput.inputText, context: (tr.taskInput.context as Record<string, unknown> | null) ?? null },
+          taskInput: {
+            step: tr.taskInput.step,
+            inputText: tr.taskInput.inputText,
+            context: (tr.taskInput.context as Record<string, unknown> | null) ?? null,
+          },
           messages: tr.messages,
           reward: tr.reward,
           metadata: tr.metadata as Record<string, unknown> | null,
@@ -187,7 +236,10 @@ const TrajectoriesRecordedRef = builder.objectRef<TrajectoriesRecordedEvent>('Tr
   description: 'A batch of trajectories just stored for a run.',
   fields: (t) => ({
     count: t.exposeInt('count', { description: 'How many were stored.' }),
-    step: t.exposeInt('step', { nullable: true, description: 'The step they belong to; null when the batch spans several.' }),
+    step: t.exposeInt('step', {
+      nullable: true,
+      description: 'The step they belong to; null when the batch spans several.',
+    }),
     trajectories: t.field({
       type: [TrajectoryRef],
       description: 'The stored trajectories (loaded only when selected).',
@@ -199,7 +251,8 @@ const TrajectoriesRecordedRef = builder.objectRef<TrajectoriesRecordedEvent>('Tr
 builder.subscriptionField('trajectoriesRecorded', (t) =>
   t.field({
     type: TrajectoriesRecordedRef,
-    description: "Each batch of trajectories stored for the run. Completes after the run's final transition, once every batch stored before it was pushed (at once for a run already final).",
+    description:
+      "Each batch of trajectories stored for the run. Completes after the run's final transition, once every batch stored before it was pushed (at once for a run already final).",
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'trajectoriesRecorded'),
     resolve: freshEvent,
@@ -208,7 +261,7 @@ builder.subscriptionField('trajectoriesRecorded', (t) =>
 );
 
 const TrajectoriesScoredRef = builder.objectRef<TrajectoriesScoredEvent>('TrajectoriesScoredEvent').implement({
-  description: "Trajectories of a run just given rewards by RULER (one group at a time), after the scores were stored.",
+  description: 'Trajectories of a run just given rewards by RULER (one group at a time), after the scores were stored.',
   fields: (t) => ({
     count: t.int({ description: 'How many were scored.', resolve: (e) => e.trajectoryIds.length }),
     step: t.exposeInt('step', { nullable: true, description: 'The step they belong to; null when they span several.' }),
@@ -223,7 +276,8 @@ const TrajectoriesScoredRef = builder.objectRef<TrajectoriesScoredEvent>('Trajec
 builder.subscriptionField('trajectoriesScored', (t) =>
   t.field({
     type: TrajectoriesScoredRef,
-    description: "Each group of the run's trajectories RULER scored: their rewards and the judge's explanations. Completes after the run's final transition, once every group scored before it was pushed (at once for a run already final).",
+    description:
+      "Each group of the run's trajectories RULER scored: their rewards and the judge's explanations. Completes after the run's final transition, once every group scored before it was pushed (at once for a run already final).",
     args: { runId: t.arg.globalID({ required: true, for: TrainingRunNode }) },
     subscribe: (_root, args, ctx) => subscribeForRun(ctx, args.runId.id, 'trajectoriesScored'),
     resolve: freshEvent,

@@ -2,6 +2,7 @@
 // that recording uses inside its write transaction.
 import type BetterSqlite3 from 'better-sqlite3';
 import { In, type DataSource, type EntityManager, type EntityMetadata } from 'typeorm';
+
 import type { DbKind } from '../db/data-source';
 import { TrajectoryEntity, type TrajectoryRow } from '../db/entities';
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
@@ -49,13 +50,25 @@ export class TrajectoriesRepo {
     };
   }
 
-  page(runId: number, filter: TrajectoryFilter, order: TrajectoryOrder, window: PageWindow): Promise<Page<TrajectoryRow>> {
-    return keysetPage({ rows: this.rows, alias: 't', where: this.where(runId, filter) }, { ...SORT_EXPR[order.field], idExpr: 't.id', desc: order.desc }, window);
+  page(
+    runId: number,
+    filter: TrajectoryFilter,
+    order: TrajectoryOrder,
+    window: PageWindow,
+  ): Promise<Page<TrajectoryRow>> {
+    return keysetPage(
+      { rows: this.rows, alias: 't', where: this.where(runId, filter) },
+      { ...SORT_EXPR[order.field], idExpr: 't.id', desc: order.desc },
+      window,
+    );
   }
 
   count(runId: number, filter: TrajectoryFilter): Promise<number> {
     const p = new SqlParams(this.kind);
-    return this.rows.count(`SELECT COUNT(1) AS n FROM ${this.rows.table} t WHERE ${this.where(runId, filter)(p).join(' AND ')}`, p.values);
+    return this.rows.count(
+      `SELECT COUNT(1) AS n FROM ${this.rows.table} t WHERE ${this.where(runId, filter)(p).join(' AND ')}`,
+      p.values,
+    );
   }
 
   /** A step's trajectories in the order they were stored, raw choices included (the pipeline's working set). */
@@ -70,7 +83,10 @@ export class TrajectoriesRepo {
   async findByIds(ids: readonly number[]): Promise<TrajectoryRow[]> {
     if (ids.length === 0) return [];
     const p = new SqlParams(this.kind);
-    return this.rows.all(`SELECT ${this.rows.columns('t')} FROM ${this.rows.table} t WHERE t.id IN (${p.list(ids)})`, p.values);
+    return this.rows.all(
+      `SELECT ${this.rows.columns('t')} FROM ${this.rows.table} t WHERE t.id IN (${p.list(ids)})`,
+      p.values,
+    );
   }
 }
 
@@ -78,7 +94,10 @@ export type NewTrajectoryRow = Omit<TrajectoryRow, 'id'>;
 
 const INSERT_CHUNK = 200;
 const LOOKUP_CHUNK = 500;
-const insertStatements = new WeakMap<BetterSqlite3.Database, { statement: BetterSqlite3.Statement; columns: EntityMetadata['columns'] }>();
+const insertStatements = new WeakMap<
+  BetterSqlite3.Database,
+  { statement: BetterSqlite3.Statement; columns: EntityMetadata['columns'] }
+>();
 
 /**
  * One prepared INSERT of every stored column of the entity (all but the generated id), built from
@@ -107,18 +126,31 @@ export async function insertTrajectories(em: EntityManager, kind: DbKind, rows: 
   if (kind === 'sqlite') {
     if (!em.queryRunner?.isTransactionActive) throw new Error('insertTrajectories runs inside a write transaction');
     const driver = em.connection.driver;
-    const { statement, columns } = sqliteInsert(em, (driver as unknown as { databaseConnection: BetterSqlite3.Database }).databaseConnection);
+    const { statement, columns } = sqliteInsert(
+      em,
+      (driver as unknown as { databaseConnection: BetterSqlite3.Database }).databaseConnection,
+    );
     // Values converted as the query builder converts them; an absent value is stored as NULL, as it does on SQLite.
-    const values = (r: NewTrajectoryRow) => columns.map((c) => driver.preparePersistentValue(c.getEntityValue(r), c) ?? null);
+    const values = (r: NewTrajectoryRow) =>
+      columns.map((c) => driver.preparePersistentValue(c.getEntityValue(r), c) ?? null);
     return rows.map((r) => Number(statement.run(...values(r)).lastInsertRowid));
   }
   const repo = em.getRepository(TrajectoryEntity);
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await repo.createQueryBuilder().insert().into(TrajectoryEntity).values(rows.slice(i, i + INSERT_CHUNK)).updateEntity(false).execute();
+    await repo
+      .createQueryBuilder()
+      .insert()
+      .into(TrajectoryEntity)
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .updateEntity(false)
+      .execute();
   }
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += LOOKUP_CHUNK) {
-    const stored = await repo.find({ select: { id: true }, where: { uuid: In(rows.slice(i, i + LOOKUP_CHUNK).map((r) => r.uuid)) } });
+    const stored = await repo.find({
+      select: { id: true },
+      where: { uuid: In(rows.slice(i, i + LOOKUP_CHUNK).map((r) => r.uuid)) },
+    });
     ids.push(...stored.map((s) => s.id));
   }
   return ids.sort((a, b) => a - b);

@@ -2,18 +2,32 @@
 // stored whole or not at all, and is idempotent by uuid (a batch sent twice is stored once).
 // Reads hand out Trajectory models, except the pipeline's working set (raw choices included).
 import { randomUUID } from 'node:crypto';
+
 import { In } from 'typeorm';
+
 import type { Database } from '../db/data-source';
-import type { Page, PageWindow, Positioned } from '../db/keyset';
-import { nowStored } from '../db/timestamps';
 import { TrajectoryEntity, type TrajectoryRow } from '../db/entities';
 import { parseJsonObject } from '../db/json';
+import type { Page, PageWindow, Positioned } from '../db/keyset';
+import { nowStored } from '../db/timestamps';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { addToTrajectoryTotal } from '../runs/runs.repo';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
-import { messagesToJson, taskInputToJson, trajectoryFromRow, type TaskInput, type Trajectory, type TrajectoryMessage } from './trajectory.model';
-import { insertTrajectories, type TrajectoriesRepo, type TrajectoryFilter, type TrajectoryOrder } from './trajectories.repo';
+import {
+  insertTrajectories,
+  type TrajectoriesRepo,
+  type TrajectoryFilter,
+  type TrajectoryOrder,
+} from './trajectories.repo';
+import {
+  messagesToJson,
+  taskInputToJson,
+  trajectoryFromRow,
+  type TaskInput,
+  type Trajectory,
+  type TrajectoryMessage,
+} from './trajectory.model';
 
 export interface RecordTrajectoryInput {
   uuid?: string | null;
@@ -29,7 +43,6 @@ export interface RecordOptions {
   /** The pipeline's guard: nothing is written after a cancel or a lost lease. */
   guard?: WriteGuard;
 }
-
 
 export interface ScoreUpdate {
   id: number;
@@ -52,8 +65,17 @@ const LOOKUP_CHUNK = 500;
 
 type NewRow = Omit<TrajectoryRow, 'id'>;
 
-function sameContent(a: Pick<TrajectoryRow, 'runId' | 'taskInput' | 'messages' | 'reward' | 'metadata'>, b: Omit<NewRow, 'choice'>): boolean {
-  return a.runId === b.runId && a.taskInput === b.taskInput && a.messages === b.messages && a.reward === b.reward && (a.metadata ?? '{}') === (b.metadata ?? '{}');
+function sameContent(
+  a: Pick<TrajectoryRow, 'runId' | 'taskInput' | 'messages' | 'reward' | 'metadata'>,
+  b: Omit<NewRow, 'choice'>,
+): boolean {
+  return (
+    a.runId === b.runId &&
+    a.taskInput === b.taskInput &&
+    a.messages === b.messages &&
+    a.reward === b.reward &&
+    (a.metadata ?? '{}') === (b.metadata ?? '{}')
+  );
 }
 
 export class TrajectoriesService {
@@ -66,11 +88,19 @@ export class TrajectoriesService {
   // ---- reads ----
 
   /** A keyset page of one run's trajectories, each with the position its cursor encodes. */
-  async page(runId: number, filter: TrajectoryFilter, order: TrajectoryOrder, window: PageWindow): Promise<Page<Positioned<Trajectory>>> {
+  async page(
+    runId: number,
+    filter: TrajectoryFilter,
+    order: TrajectoryOrder,
+    window: PageWindow,
+  ): Promise<Page<Positioned<Trajectory>>> {
     const page = await this.repo.page(runId, filter, order, window);
     return {
       ...page,
-      rows: page.rows.map((row) => ({ node: trajectoryFromRow(row), position: { value: order.field === 'reward' ? row.reward : row.createdAt, id: row.id } })),
+      rows: page.rows.map((row) => ({
+        node: trajectoryFromRow(row),
+        position: { value: order.field === 'reward' ? row.reward : row.createdAt, id: row.id },
+      })),
     };
   }
 
@@ -97,9 +127,17 @@ export class TrajectoriesService {
 
   // ---- writes ----
 
-  async record(runId: number, items: RecordTrajectoryInput[], options: RecordOptions = {}): Promise<RecordTrajectoriesResult> {
+  async record(
+    runId: number,
+    items: RecordTrajectoryInput[],
+    options: RecordOptions = {},
+  ): Promise<RecordTrajectoriesResult> {
     if (items.length > MAX_TRAJECTORIES_PER_CALL) {
-      throw ValidationError.of('trajectories', 'max', `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call, got ${items.length}`);
+      throw ValidationError.of(
+        'trajectories',
+        'max',
+        `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call, got ${items.length}`,
+      );
     }
     const now = nowStored();
     const rows: NewRow[] = items.map((t) => ({
@@ -116,7 +154,12 @@ export class TrajectoriesService {
     const seen = new Map<string, number>();
     rows.forEach((r, i) => {
       const first = seen.get(r.uuid);
-      if (first !== undefined) throw ValidationError.of(`trajectories.${i}.uuid`, 'unique', `uuid ${r.uuid} appears twice in this batch (also at ${first})`);
+      if (first !== undefined)
+        throw ValidationError.of(
+          `trajectories.${i}.uuid`,
+          'unique',
+          `uuid ${r.uuid} appears twice in this batch (also at ${first})`,
+        );
       seen.set(r.uuid, i);
     });
 
@@ -135,7 +178,9 @@ export class TrajectoriesService {
         const old = existing.get(r.uuid);
         if (!old) return void fresh.push(r);
         if (!sameContent(old, r)) {
-          throw new ConflictError(`trajectories.${i}: uuid ${r.uuid} is already stored with different content${old.runId !== runId ? ' in another run' : ''}; a recorded trajectory is never overwritten`);
+          throw new ConflictError(
+            `trajectories.${i}: uuid ${r.uuid} is already stored with different content${old.runId !== runId ? ' in another run' : ''}; a recorded trajectory is never overwritten`,
+          );
         }
         duplicateUuids.push(r.uuid);
       });
@@ -146,7 +191,9 @@ export class TrajectoriesService {
         await addToTrajectoryTotal(tx.em, run, fresh.length);
         const steps = new Set(fresh.map((r) => r.step));
         const step = steps.size === 1 ? [...steps][0] : null;
-        tx.afterCommit(() => this.events.publish('trajectoriesRecorded', { runId, step, count: fresh.length, trajectoryIds: ids }));
+        tx.afterCommit(() =>
+          this.events.publish('trajectoriesRecorded', { runId, step, count: fresh.length, trajectoryIds: ids }),
+        );
       }
       return { recorded: fresh.length, duplicateUuids, uuids: rows.map((r) => r.uuid) };
     });

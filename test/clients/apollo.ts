@@ -4,6 +4,7 @@ import { relayStylePagination } from '@apollo/client/utilities';
 import { OperationTypeNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws'; // Node 20 only: browsers and Node 22+ have a global WebSocket
+
 import type { CreateTrainingRunInput } from '../gql/graphql';
 import introspection from '../gql/possible-types';
 import { CreateTrackedRun } from './operations';
@@ -12,7 +13,11 @@ import { CreateTrackedRun } from './operations';
 export function createApolloClient(url: string, apiKey: string) {
   const http = new HttpLink({ uri: url, headers: { authorization: `Bearer ${apiKey}` } });
   const ws = new GraphQLWsLink(
-    createClient({ url: url.replace(/^http/, 'ws'), connectionParams: { authorization: `Bearer ${apiKey}` }, webSocketImpl: WebSocket }),
+    createClient({
+      url: url.replace(/^http/, 'ws'),
+      connectionParams: { authorization: `Bearer ${apiKey}` },
+      webSocketImpl: WebSocket,
+    }),
   );
   return new ApolloClient({
     link: ApolloLink.split(({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION, ws, http),
@@ -30,7 +35,10 @@ export function createApolloClient(url: string, apiKey: string) {
 
 /** A mutation answers with its payload or a typed error: switch on __typename. */
 export async function createTrackedRun(client: ApolloClient, input: Omit<CreateTrainingRunInput, 'mode'>) {
-  const { data } = await client.mutate({ mutation: CreateTrackedRun, variables: { input: { ...input, mode: 'TRACKED' } } });
+  const { data } = await client.mutate({
+    mutation: CreateTrackedRun,
+    variables: { input: { ...input, mode: 'TRACKED' } },
+  });
   const result = data!.createTrainingRun;
   switch (result.__typename) {
     case 'CreateTrainingRunPayload':

@@ -1,7 +1,8 @@
 import type { ResultOf } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { type Client, createClient } from 'graphql-ws';
+import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws'; // Node 20 only: browsers and Node 22+ have a global WebSocket
+
 import { RunStatusChanged } from './operations';
 
 export function createWsClient(url: string, apiKey: string) {
@@ -22,7 +23,10 @@ export async function* followRun(client: Client, runId: string, afterEventId?: s
   for (let attempt = 1; ; attempt++) {
     try {
       const query = print(RunStatusChanged);
-      for await (const result of client.iterate<ResultOf<typeof RunStatusChanged>>({ query, variables: { runId, afterEventId } })) {
+      for await (const result of client.iterate<ResultOf<typeof RunStatusChanged>>({
+        query,
+        variables: { runId, afterEventId },
+      })) {
         if (!result.data) throw new Error(result.errors?.map((e) => e.message).join('; '));
         afterEventId = result.data.runStatusChanged.eventId;
         attempt = 1;

@@ -4,7 +4,11 @@ import WebSocket from 'ws'; // Node 20 only: browsers and Node 22+ have a global
 
 /** urql for Atelier at http(s)://host/graphql: queries and mutations over HTTP, subscriptions over graphql-ws. */
 export function createUrqlClient(url: string, apiKey: string) {
-  const ws = createClient({ url: url.replace(/^http/, 'ws'), connectionParams: { authorization: `Bearer ${apiKey}` }, webSocketImpl: WebSocket });
+  const ws = createClient({
+    url: url.replace(/^http/, 'ws'),
+    connectionParams: { authorization: `Bearer ${apiKey}` },
+    webSocketImpl: WebSocket,
+  });
   return new Client({
     url,
     fetchOptions: { headers: { authorization: `Bearer ${apiKey}` } },

@@ -4,6 +4,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import type { BrowserContext, Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -40,7 +41,8 @@ export async function browserAvailability(): Promise<BrowserAvailability> {
   const playwright = await loadPlaywright();
   const missing: string[] = [];
   if (!existsSync(CHROMIUM_PATH)) missing.push(`no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
-  if (!playwright) missing.push('playwright-core is not installed (npm install --save-dev --save-exact playwright-core)');
+  if (!playwright)
+    missing.push('playwright-core is not installed (npm install --save-dev --save-exact playwright-core)');
   return { playwright, unavailable: missing.length ? missing.join('; ') : null };
 }
 

@@ -1,13 +1,23 @@
 // Small builders for test data, sent through the public API.
 import { randomUUID } from 'node:crypto';
-import { CreateRun, RecordTrajectories, TransitionRun } from '../operations';
+
 import type { TrainingStatus, TrajectoryInput } from '../gql/graphql';
+import { CreateRun, RecordTrajectories, TransitionRun } from '../operations';
 import { expectResult } from './results';
 import type { TestServer } from './server';
 
-export async function createRun(s: TestServer, input: Partial<Parameters<typeof s.gql>[1] & object> & Record<string, unknown> = {}) {
+export async function createRun(
+  s: TestServer,
+  input: Partial<Parameters<typeof s.gql>[1] & object> & Record<string, unknown> = {},
+) {
   const res = await s.gql(CreateRun, {
-    input: { mode: 'TRACKED', modelName: 'Qwen/Qwen2.5-1.5B-Instruct', projectName: 'demo', taskDescription: 'Answer support tickets politely', ...input },
+    input: {
+      mode: 'TRACKED',
+      modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+      projectName: 'demo',
+      taskDescription: 'Answer support tickets politely',
+      ...input,
+    },
   });
   return expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run;
 }

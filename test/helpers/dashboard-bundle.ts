@@ -20,7 +20,11 @@ export function ensureDashboardBuilt(): 'fresh' | 'built' {
   const sources = Math.max(newestMtime(join(ROOT, 'web')), statSync(join(ROOT, 'package-lock.json')).mtimeMs);
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return 'fresh';
   const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (result.status !== 0) throw new Error(`building the dashboard failed:\n${result.stdout}\n${result.stderr}`);
   return 'built';
 }

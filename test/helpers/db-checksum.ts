@@ -1,13 +1,16 @@
 // A checksum of every table of an SQLite database (or a PostgreSQL one), read through its own connection:
 // equal checksums before and after mean the database holds byte-for-byte the same rows.
 import { createHash } from 'node:crypto';
+
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 
 export function tableChecksums(path: string): Record<string, { rows: number; sha256: string }> {
   const db = new Sqlite(path, { readonly: true, fileMustExist: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all() as { name: string }[];
     const out: Record<string, { rows: number; sha256: string }> = {};
     for (const { name } of tables) {
       const hash = createHash('sha256');
@@ -30,11 +33,15 @@ export async function postgresTableChecksums(url: string): Promise<Record<string
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
-    const tables = await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
+    const tables = await client.query<{ name: string }>(
+      "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+    );
     const out: Record<string, { rows: number; md5: string }> = {};
     for (const { name } of tables.rows) {
       const quoted = `"${name.replace(/"/g, '""')}"`;
-      const r = await client.query<{ rows: string; md5: string }>(`SELECT count(*) AS rows, md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '')) AS md5 FROM ${quoted} t`);
+      const r = await client.query<{ rows: string; md5: string }>(
+        `SELECT count(*) AS rows, md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '')) AS md5 FROM ${quoted} t`,
+      );
       out[name] = { rows: Number(r.rows[0].rows), md5: r.rows[0].md5 };
     }
     return out;

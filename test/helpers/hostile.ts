@@ -88,7 +88,9 @@ const SQL = [
 
 /** JSON nested `depth` deep, as raw text (building it as an object would overflow our own stack). */
 function deepJson(depth: number, rnd: Rng): Raw {
-  return rnd.chance(0.5) ? new Raw('['.repeat(depth) + ']'.repeat(depth)) : new Raw('{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
+  return rnd.chance(0.5)
+    ? new Raw('['.repeat(depth) + ']'.repeat(depth))
+    : new Raw('{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
 }
 
 function b64(text: string) {
@@ -154,14 +156,56 @@ function runInvalidators(rnd: Rng, s: Seeded): Array<[string, unknown]> {
     ['projectName', rnd.pick([BIG(201), '\u0001', 4.5, [], '\t\n'])],
     ['taskDescription', rnd.pick([BIG(20_001), 'bell\u0007', 'lone \udc00 surrogate', 1, { x: 1 }])],
     ['taskDescription', BIG(3_000_000)],
-    ['numExamples', rnd.pick([0, -1, -2147483648, 100_001, 2 ** 31, 2 ** 53 + 1, 1.5, '10', new Raw('1e999'), new Raw('-1e999'), new Raw('NaN')])],
+    [
+      'numExamples',
+      rnd.pick([
+        0,
+        -1,
+        -2147483648,
+        100_001,
+        2 ** 31,
+        2 ** 53 + 1,
+        1.5,
+        '10',
+        new Raw('1e999'),
+        new Raw('-1e999'),
+        new Raw('NaN'),
+      ]),
+    ],
     ['rolloutsPerGroup', rnd.pick([0, -4, 129, 1e9, '4', new Raw('Infinity')])],
-    ['learningRate', rnd.pick([0, -1e-5, 1.5, 1e308, -1e308, 'NaN', 'Infinity', new Raw('1e999'), new Raw('-1e999'), true, new Raw('1' + '0'.repeat(400))])],
+    [
+      'learningRate',
+      rnd.pick([
+        0,
+        -1e-5,
+        1.5,
+        1e308,
+        -1e308,
+        'NaN',
+        'Infinity',
+        new Raw('1e999'),
+        new Raw('-1e999'),
+        true,
+        new Raw('1' + '0'.repeat(400)),
+      ]),
+    ],
     ['numEpochs', rnd.pick([0, -1, 1001, 2 ** 40])],
     ['maxSteps', rnd.pick([0, -1, 10_000_001, 2 ** 31])],
     ['systemPrompt', rnd.pick([BIG(20_001), 7])],
     ['uuid', rnd.pick(['not-a-uuid', s.liveRunUuid, SQL[2], BIG(40), '00000000-0000-0000-0000-00000000000g'])],
-    ['config', rnd.pick([[1, 2], 'str', 5, deepJson(17 + rnd.int(50), rnd), { blob: BIG(70_000) }, { openai: { apiKey: 'k' } }, { n: new Raw('1e999') }, { headers: ['sk-' + BIG(30, 'a')] }])],
+    [
+      'config',
+      rnd.pick([
+        [1, 2],
+        'str',
+        5,
+        deepJson(17 + rnd.int(50), rnd),
+        { blob: BIG(70_000) },
+        { openai: { apiKey: 'k' } },
+        { n: new Raw('1e999') },
+        { headers: ['sk-' + BIG(30, 'a')] },
+      ]),
+    ],
     ['config', deepJson(10_000 + rnd.int(200_000), rnd)],
     ['bogusField', 1],
   ];
@@ -169,13 +213,20 @@ function runInvalidators(rnd: Rng, s: Seeded): Array<[string, unknown]> {
 
 function messageInvalidators(rnd: Rng): Array<(t: Record<string, unknown>) => void> {
   return [
-    (t) => ((t.messages as unknown[]).push({ role: rnd.pick(['narrator', '', 'SYSTEM', 'user ', SQL[0]]), content: 'x' })),
-    (t) => ((t.messages as unknown[]).push({ role: 'user', content: BIG(1_000_001) })),
-    (t) => ((t.messages as unknown[]).push({ role: 'user', content: rnd.pick([null, 5, { a: 1 }]) })),
+    (t) =>
+      (t.messages as unknown[]).push({ role: rnd.pick(['narrator', '', 'SYSTEM', 'user ', SQL[0]]), content: 'x' }),
+    (t) => (t.messages as unknown[]).push({ role: 'user', content: BIG(1_000_001) }),
+    (t) => (t.messages as unknown[]).push({ role: 'user', content: rnd.pick([null, 5, { a: 1 }]) }),
     (t) => (t.uuid = rnd.pick(['bad', SQL[1], BIG(37), 5])),
     (t) => ((t.taskInput as Record<string, unknown>).step = rnd.pick([-1, 2 ** 31, 1.5, 'zero', new Raw('1e999')])),
     (t) => ((t.taskInput as Record<string, unknown>).inputText = rnd.pick([BIG(100_001), null, 7])),
-    (t) => ((t.taskInput as Record<string, unknown>).context = rnd.pick([[1], 'ctx', deepJson(17 + rnd.int(100), rnd), { big: BIG(70_000) }])),
+    (t) =>
+      ((t.taskInput as Record<string, unknown>).context = rnd.pick([
+        [1],
+        'ctx',
+        deepJson(17 + rnd.int(100), rnd),
+        { big: BIG(70_000) },
+      ])),
     (t) => (t.metadata = rnd.pick([[1], 'meta', 5, deepJson(5_000, rnd), { n: new Raw('1e999') }])),
     (t) => (t.reward = rnd.pick(['high', new Raw('1e999'), new Raw('-1e999'), new Raw('NaN'), [1], { r: 1 }, true])),
     (t) => (t.messages = Array.from({ length: 1001 }, () => ({ role: 'user', content: '' }))),
@@ -187,13 +238,23 @@ function gqlBody(query: string, variables?: unknown, operationName?: string): st
   return toJson({ query, variables, ...(operationName ? { operationName } : {}) });
 }
 
-function post(name: string, body: string | Buffer, key: string | null, mutation: boolean, extra: Partial<HttpCase> = {}): HttpCase {
+function post(
+  name: string,
+  body: string | Buffer,
+  key: string | null,
+  mutation: boolean,
+  extra: Partial<HttpCase> = {},
+): HttpCase {
   return {
     kind: 'http',
     name,
     method: 'POST',
     path: '/graphql',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+    },
     body,
     mutation,
     ...extra,
@@ -212,7 +273,14 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
         const [field, value] = rnd.pick(broken);
         input[field] = value;
       }
-      return post('createTrainingRun(broken input)', gqlBody(`mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { ${RUN_FIELDS} } }`, { input }), s.keys.writer, true);
+      return post(
+        'createTrainingRun(broken input)',
+        gqlBody(`mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { ${RUN_FIELDS} } }`, {
+          input,
+        }),
+        s.keys.writer,
+        true,
+      );
     },
     () => {
       const literal = rnd.pick([
@@ -232,7 +300,9 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
       ]);
       return post(
         'createTrainingRun(literal)',
-        gqlBody(`mutation { createTrainingRun(input: {modelName: "m", projectName: "p", taskDescription: "t", ${literal}}) { ${RUN_FIELDS} } }`),
+        gqlBody(
+          `mutation { createTrainingRun(input: {modelName: "m", projectName: "p", taskDescription: "t", ${literal}}) { ${RUN_FIELDS} } }`,
+        ),
         s.keys.writer,
         true,
       );
@@ -240,11 +310,24 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
     // transitionRun: only a final run (every transition illegal) or runs that do not exist.
     () => {
       const runId = rnd.chance(0.5) ? s.finalRun : rnd.pick(forgedIds(rnd));
-      const to = rnd.pick(['GENERATING', 'COMPLETED', 'FAILED', 'CANCELLED', 'PENDING', 'EXPLODED', 1, null, 'pending']);
+      const to = rnd.pick([
+        'GENERATING',
+        'COMPLETED',
+        'FAILED',
+        'CANCELLED',
+        'PENDING',
+        'EXPLODED',
+        1,
+        null,
+        'pending',
+      ]);
       const reason = rnd.pick([null, SQL[rnd.int(SQL.length)], BIG(10_001), '\u0000', 5]);
       return post(
         'transitionRun',
-        gqlBody('mutation($runId: ID!, $to: TrainingStatus!, $reason: String) { transitionRun(runId: $runId, to: $to, reason: $reason) { __typename ... on Error { message } } }', { runId, to, reason }),
+        gqlBody(
+          'mutation($runId: ID!, $to: TrainingStatus!, $reason: String) { transitionRun(runId: $runId, to: $to, reason: $reason) { __typename ... on Error { message } } }',
+          { runId, to, reason },
+        ),
         s.keys.writer,
         true,
       );
@@ -252,7 +335,12 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
     // deleteTrainingRun: only the live run (not final: refused) or runs that do not exist.
     () => {
       const id = rnd.chance(0.4) ? s.liveRun : rnd.pick(forgedIds(rnd));
-      return post('deleteTrainingRun', gqlBody('mutation($id: ID!) { deleteTrainingRun(id: $id) { __typename ... on Error { message } } }', { id }), s.keys.writer, true);
+      return post(
+        'deleteTrainingRun',
+        gqlBody('mutation($id: ID!) { deleteTrainingRun(id: $id) { __typename ... on Error { message } } }', { id }),
+        s.keys.writer,
+        true,
+      );
     },
     // recordTrajectories: a batch with at least one broken trajectory, or a run that does not exist.
     () => {
@@ -271,7 +359,10 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
       }
       return post(
         'recordTrajectories',
-        gqlBody('mutation($runId: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $runId, trajectories: $t) { __typename ... on Error { message } } }', { runId, t: trajectories }),
+        gqlBody(
+          'mutation($runId: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $runId, trajectories: $t) { __typename ... on Error { message } } }',
+          { runId, t: trajectories },
+        ),
         s.keys.writer,
         true,
       );
@@ -280,7 +371,9 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
       const literal = rnd.pick(['reward: 1e999', `reward: -1${'0'.repeat(400)}`, 'reward: NaN', 'reward: "1"']);
       return post(
         'recordTrajectories(literal)',
-        gqlBody(`mutation { recordTrajectories(runId: "${s.liveRun}", trajectories: [{taskInput: {step: 0, inputText: "x"}, messages: [], ${literal}}]) { __typename ... on Error { message } } }`),
+        gqlBody(
+          `mutation { recordTrajectories(runId: "${s.liveRun}", trajectories: [{taskInput: {step: 0, inputText: "x"}, messages: [], ${literal}}]) { __typename ... on Error { message } } }`,
+        ),
         s.keys.writer,
         true,
       );
@@ -293,9 +386,23 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
         () => points.push({ step: 5, epoch: -1 }),
         () => points.push({ step: 0, epoch: 0 }), // step 0 is already recorded
         () => points.push({ ...points[0] }), // the same step twice
-        () => points.push({ step: 2000, epoch: 0, trainingLoss: rnd.pick([new Raw('1e999'), new Raw('NaN'), 'low', [1]]) }),
-        () => points.push({ step: 2001, epoch: 0, values: [{ name: rnd.pick(['1bad', '', BIG(101), SQL[0], '\u0000']), value: 1 }] }),
-        () => points.push({ step: 2002, epoch: 0, values: [{ name: 'a', value: 1 }, { name: 'a', value: 2 }] }),
+        () =>
+          points.push({ step: 2000, epoch: 0, trainingLoss: rnd.pick([new Raw('1e999'), new Raw('NaN'), 'low', [1]]) }),
+        () =>
+          points.push({
+            step: 2001,
+            epoch: 0,
+            values: [{ name: rnd.pick(['1bad', '', BIG(101), SQL[0], '\u0000']), value: 1 }],
+          }),
+        () =>
+          points.push({
+            step: 2002,
+            epoch: 0,
+            values: [
+              { name: 'a', value: 1 },
+              { name: 'a', value: 2 },
+            ],
+          }),
         () => points.push({ step: 2003, epoch: 0, values: [{ name: 'a', value: new Raw('-1e999') }] }),
         () => points.push(...Array.from({ length: 1001 }, (_, i) => ({ step: 3000 + i, epoch: 0 }))),
         () => points.push({ step: 2 ** 31, epoch: 0 }),
@@ -304,7 +411,10 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
       const runId = rnd.chance(0.15) ? rnd.pick(forgedIds(rnd)) : s.liveRun;
       return post(
         'recordMetrics',
-        gqlBody('mutation($runId: ID!, $p: [MetricPointInput!]!) { recordMetrics(runId: $runId, points: $p) { __typename ... on Error { message } } }', { runId, p: points }),
+        gqlBody(
+          'mutation($runId: ID!, $p: [MetricPointInput!]!) { recordMetrics(runId: $runId, points: $p) { __typename ... on Error { message } } }',
+          { runId, p: points },
+        ),
         s.keys.writer,
         true,
       );
@@ -316,36 +426,86 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
       const scope = rnd.pick(['READ', 'ROOT', 'read', 1, null]);
       return post(
         'createApiKey',
-        gqlBody('mutation($n: String!, $s: ApiKeyScope!) { createApiKey(name: $n, scope: $s) { __typename ... on Error { message } } }', { n: name, s: scope }),
+        gqlBody(
+          'mutation($n: String!, $s: ApiKeyScope!) { createApiKey(name: $n, scope: $s) { __typename ... on Error { message } } }',
+          { n: name, s: scope },
+        ),
         s.keys.admin,
         true,
       );
     },
     () => {
-      const id = rnd.pick(['ffffffffffffffff', `nobody-${rnd.int(1e9)}`, '', BIG(201), SQL[0], SQL[3], b64('ApiKey:1'), 7]);
-      return post('revokeApiKey', gqlBody('mutation($id: ID!) { revokeApiKey(id: $id) { __typename ... on Error { message } } }', { id }), s.keys.admin, true);
+      const id = rnd.pick([
+        'ffffffffffffffff',
+        `nobody-${rnd.int(1e9)}`,
+        '',
+        BIG(201),
+        SQL[0],
+        SQL[3],
+        b64('ApiKey:1'),
+        7,
+      ]);
+      return post(
+        'revokeApiKey',
+        gqlBody('mutation($id: ID!) { revokeApiKey(id: $id) { __typename ... on Error { message } } }', { id }),
+        s.keys.admin,
+        true,
+      );
     },
     // Mutations a reader or nobody may not run, and mutations with keys that are not keys.
     () => {
-      const key = rnd.pick([s.keys.reader, null, 'atl_0123456789abcdef_' + BIG(43, 'A'), s.keys.writer.slice(0, -1) + 'x', `${s.keys.writer} trailing`]);
+      const key = rnd.pick([
+        s.keys.reader,
+        null,
+        'atl_0123456789abcdef_' + BIG(43, 'A'),
+        s.keys.writer.slice(0, -1) + 'x',
+        `${s.keys.writer} trailing`,
+      ]);
       // Valid input: only the key refuses it, so this case must never travel with another key (see wsCases).
-      return post('createTrainingRun(unauthorised)', gqlBody(`mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { ${RUN_FIELDS} } }`, { input: validRunInput(rnd) }), key, true, { refusedByKeyOnly: true });
+      return post(
+        'createTrainingRun(unauthorised)',
+        gqlBody(`mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { ${RUN_FIELDS} } }`, {
+          input: validRunInput(rnd),
+        }),
+        key,
+        true,
+        { refusedByKeyOnly: true },
+      );
     },
     // Reads with forged ids and cursors, broken pages and SQL-looking filters.
     () => {
       const id = rnd.pick(forgedIds(rnd));
-      return post('run(forged id)', gqlBody('query($id: ID) { run(id: $id) { id status trajectories(first: 1) { totalCount } } node: node(id: "x") { id } }', { id }), s.keys.reader, false);
+      return post(
+        'run(forged id)',
+        gqlBody(
+          'query($id: ID) { run(id: $id) { id status trajectories(first: 1) { totalCount } } node: node(id: "x") { id } }',
+          { id },
+        ),
+        s.keys.reader,
+        false,
+      );
     },
     () => {
       const after = rnd.pick(forgedCursors(rnd, s));
       const first = rnd.pick([1, 5, -1, 101, 1e9, 0, 2 ** 31, '5', null]);
-      return post('runs(forged cursor)', gqlBody('query($first: Int, $after: String) { runs(first: $first, after: $after) { totalCount edges { cursor } } }', { first, after }), s.keys.reader, false);
+      return post(
+        'runs(forged cursor)',
+        gqlBody(
+          'query($first: Int, $after: String) { runs(first: $first, after: $after) { totalCount edges { cursor } } }',
+          { first, after },
+        ),
+        s.keys.reader,
+        false,
+      );
     },
     () => {
       const before = rnd.pick(forgedCursors(rnd, s));
       return post(
         'trajectories(forged cursor)',
-        gqlBody('query($runId: ID!, $before: String, $last: Int) { trajectories(runId: $runId, before: $before, last: $last) { totalCount edges { node { id } } } }', { runId: rnd.pick([s.liveRun, ...forgedIds(rnd)]), before, last: rnd.pick([1, -5, 1000]) }),
+        gqlBody(
+          'query($runId: ID!, $before: String, $last: Int) { trajectories(runId: $runId, before: $before, last: $last) { totalCount edges { node { id } } } }',
+          { runId: rnd.pick([s.liveRun, ...forgedIds(rnd)]), before, last: rnd.pick([1, -5, 1000]) },
+        ),
         s.keys.reader,
         false,
       );
@@ -354,9 +514,17 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
       const text = rnd.pick(SQL);
       const field = rnd.pick(['projectName', 'modelName', 'taskDescriptionContains']);
       // No seeded run holds any of these characters: every one must match nothing (% and _ included).
-      return post('runs(SQL filter)', gqlBody(`query($f: TrainingRunFilter) { runs(filter: $f) { totalCount edges { node { id } } } }`, { f: { [field]: `${text}${rnd.chance(0.5) ? ' --' : ''}` } }), s.keys.reader, false, {
-        expectNoRows: true,
-      });
+      return post(
+        'runs(SQL filter)',
+        gqlBody(`query($f: TrainingRunFilter) { runs(filter: $f) { totalCount edges { node { id } } } }`, {
+          f: { [field]: `${text}${rnd.chance(0.5) ? ' --' : ''}` },
+        }),
+        s.keys.reader,
+        false,
+        {
+          expectNoRows: true,
+        },
+      );
     },
     () => {
       const filter = rnd.pick([
@@ -369,19 +537,33 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
         { projectName: BIG(201) },
         { unknown: 1 },
       ]);
-      return post('runs(broken filter)', gqlBody('query($f: TrainingRunFilter) { runs(filter: $f) { totalCount } }', { f: filter }), s.keys.reader, false);
+      return post(
+        'runs(broken filter)',
+        gqlBody('query($f: TrainingRunFilter) { runs(filter: $f) { totalCount } }', { f: filter }),
+        s.keys.reader,
+        false,
+      );
     },
     () => {
       const maxPoints = rnd.pick([0, -1, 10_001, 1e9, 'all', new Raw('1e999')]);
       const step = rnd.pick([-1, 2 ** 31, 'one']);
       return post(
         'run(metricHistory/inputBatch)',
-        gqlBody('query($id: ID!, $m: Int, $s: Int!) { run(id: $id) { metricHistory(maxPoints: $m) { step } inputBatch(step: $s) { step } } }', { id: s.liveRun, m: maxPoints, s: step }),
+        gqlBody(
+          'query($id: ID!, $m: Int, $s: Int!) { run(id: $id) { metricHistory(maxPoints: $m) { step } inputBatch(step: $s) { step } } }',
+          { id: s.liveRun, m: maxPoints, s: step },
+        ),
         s.keys.reader,
         false,
       );
     },
-    () => post('run(uuid: SQL)', gqlBody('query($u: String) { run(uuid: $u) { id } }', { u: rnd.pick([...SQL, BIG(37), '']) }), s.keys.reader, false),
+    () =>
+      post(
+        'run(uuid: SQL)',
+        gqlBody('query($u: String) { run(uuid: $u) { id } }', { u: rnd.pick([...SQL, BIG(37), '']) }),
+        s.keys.reader,
+        false,
+      ),
     // Syntax and shape garbage.
     () => {
       const query = rnd.pick([
@@ -410,7 +592,12 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
         '\u0000\u0001\u0002',
         '{ runs(first: 100) { edges { node { trajectories(first: 100) { edges { node { messages { content } metadata taskInput { context } } } } } } } }',
       ]);
-      return post('syntax', gqlBody(query, undefined, rnd.chance(0.1) ? rnd.pick(['Missing', '', BIG(500)]) : undefined), s.keys.writer, query.startsWith('mutation'));
+      return post(
+        'syntax',
+        gqlBody(query, undefined, rnd.chance(0.1) ? rnd.pick(['Missing', '', BIG(500)]) : undefined),
+        s.keys.writer,
+        query.startsWith('mutation'),
+      );
     },
   ];
   for (let i = 0; i < n; i++) out.push(rnd.pick(makers)());
@@ -425,30 +612,177 @@ function httpCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
     () => post('truncated JSON', gqlBody('{ __typename }').slice(0, 1 + rnd.int(15)), key, false),
     () => post('NaN in JSON', '{"query":"query($x: Float) { __typename }","variables":{"x":NaN}}', key, false),
     () => post('single quotes', "{'query':'{ __typename }'}", key, false),
-    () => post('not an object', rnd.pick(['[]', 'null', '"{ __typename }"', '42', 'true', '[{"query":"{ __typename }"}]']), key, false),
+    () =>
+      post(
+        'not an object',
+        rnd.pick(['[]', 'null', '"{ __typename }"', '42', 'true', '[{"query":"{ __typename }"}]']),
+        key,
+        false,
+      ),
     () => post('query not a string', toJson({ query: rnd.pick([5, null, [], { a: 1 }, true]) }), key, false),
-    () => post('variables not an object', toJson({ query: 'query($n: Int) { __typename }', variables: rnd.pick(['x', 5, [1], true]) }), key, false),
-    () => post('extensions garbage', toJson({ query: '{ __typename }', extensions: rnd.pick(['x', 5, { persistedQuery: { sha256Hash: 'abc', version: 1 } }]) }), key, false),
-    () => post('duplicate keys', '{"query":"{ __typename }","query":"mutation { deleteTrainingRun(id: \\"x\\") { __typename } }"}', key, true),
-    () => post('BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(gqlBody('{ __typename }'))]), key, false),
-    () => post('invalid UTF-8 in a string', Buffer.concat([Buffer.from('{"query":"mutation { createTrainingRun(input: {modelName: \\"'), Buffer.from(rnd.pick([[0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80]])), Buffer.from('\\", projectName: \\"p\\", taskDescription: \\"\\u0000\\"}) { __typename } }"}')]), key, true),
-    () => post('invalid UTF-8 everywhere', Buffer.from(Array.from({ length: 64 + rnd.int(512) }, () => rnd.int(256))), key, false),
-    () => post('control characters', gqlBody(`mutation { createTrainingRun(input: {modelName: "m\\u0000", projectName: "\\u001b[2J", taskDescription: "\\u0007"}) { __typename } }`), key, true),
-    () => post('deeply nested body', `{"query":"{ __typename }","variables":{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}}`, key, false),
-    () => post('huge number', `{"query":"query($n: Int) { runs(first: $n) { totalCount } }","variables":{"n":1${'0'.repeat(5000)}}}`, key, false),
-    () => post('over the body limit', `{"query":"{ __typename }","variables":{"pad":"${BIG(17 * 1024 * 1024)}"}}`, key, false),
+    () =>
+      post(
+        'variables not an object',
+        toJson({ query: 'query($n: Int) { __typename }', variables: rnd.pick(['x', 5, [1], true]) }),
+        key,
+        false,
+      ),
+    () =>
+      post(
+        'extensions garbage',
+        toJson({
+          query: '{ __typename }',
+          extensions: rnd.pick(['x', 5, { persistedQuery: { sha256Hash: 'abc', version: 1 } }]),
+        }),
+        key,
+        false,
+      ),
+    () =>
+      post(
+        'duplicate keys',
+        '{"query":"{ __typename }","query":"mutation { deleteTrainingRun(id: \\"x\\") { __typename } }"}',
+        key,
+        true,
+      ),
+    () =>
+      post('BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(gqlBody('{ __typename }'))]), key, false),
+    () =>
+      post(
+        'invalid UTF-8 in a string',
+        Buffer.concat([
+          Buffer.from('{"query":"mutation { createTrainingRun(input: {modelName: \\"'),
+          Buffer.from(
+            rnd.pick([[0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80]]),
+          ),
+          Buffer.from('\\", projectName: \\"p\\", taskDescription: \\"\\u0000\\"}) { __typename } }"}'),
+        ]),
+        key,
+        true,
+      ),
+    () =>
+      post(
+        'invalid UTF-8 everywhere',
+        Buffer.from(Array.from({ length: 64 + rnd.int(512) }, () => rnd.int(256))),
+        key,
+        false,
+      ),
+    () =>
+      post(
+        'control characters',
+        gqlBody(
+          `mutation { createTrainingRun(input: {modelName: "m\\u0000", projectName: "\\u001b[2J", taskDescription: "\\u0007"}) { __typename } }`,
+        ),
+        key,
+        true,
+      ),
+    () =>
+      post(
+        'deeply nested body',
+        `{"query":"{ __typename }","variables":{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}}`,
+        key,
+        false,
+      ),
+    () =>
+      post(
+        'huge number',
+        `{"query":"query($n: Int) { runs(first: $n) { totalCount } }","variables":{"n":1${'0'.repeat(5000)}}}`,
+        key,
+        false,
+      ),
+    () =>
+      post(
+        'over the body limit',
+        `{"query":"{ __typename }","variables":{"pad":"${BIG(17 * 1024 * 1024)}"}}`,
+        key,
+        false,
+      ),
     () => ({ ...post('no content type', gqlBody(mutation), key, true), headers: { authorization: `Bearer ${key}` } }),
-    () => ({ ...post('wrong content type', gqlBody(mutation), key, true), headers: { 'content-type': rnd.pick(['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=z', 'application/json; charset=utf-16', 'application/graphql']), authorization: `Bearer ${key}` } }),
-    () => ({ ...post('form post', `query=${encodeURIComponent(mutation)}`, key, true), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
-    () => post('authorization garbage', gqlBody(mutation), null, true, {
-      headers: { 'content-type': 'application/json', authorization: rnd.pick(['Bearer', 'Bearer ', 'Basic Zm9vOmJhcg==', `Bearer ${BIG(7000, 'a')}`, `Token ${key}`, `Bearer ${key}${key}`, 'Bearer atl__', `Bearer ${SQL[0]}`]) },
+    () => ({
+      ...post('wrong content type', gqlBody(mutation), key, true),
+      headers: {
+        'content-type': rnd.pick([
+          'text/plain',
+          'application/xml',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=z',
+          'application/json; charset=utf-16',
+          'application/graphql',
+        ]),
+        authorization: `Bearer ${key}`,
+      },
     }),
-    () => ({ kind: 'http', name: 'mutation over GET', method: 'GET', path: `/graphql?query=${encodeURIComponent(mutation)}`, headers: { authorization: `Bearer ${key}` }, mutation: true }),
-    () => ({ kind: 'http', name: 'GET garbage', method: 'GET', path: rnd.pick(['/graphql?query=%7B', '/graphql?variables=notjson&query=%7B__typename%7D', `/graphql?query=${encodeURIComponent('{ __typename }')}&extensions=%7B`, '/graphql?query=', '/graphql/../../etc/passwd', '/%00', '/nope', '/health?x=%ff', `/graphql?query=${BIG(6000, 'a')}`]), headers: {}, mutation: false }),
-    () => ({ kind: 'http', name: 'other methods', method: rnd.pick(['PUT', 'OPTIONS'] as const), path: '/graphql', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: gqlBody(mutation), mutation: true }),
-    () => post('SSE subscription with broken arguments', gqlBody('subscription($id: ID, $after: String) { runStatusChanged(runId: $id, afterEventId: $after) { eventId } }', { id: rnd.pick(forgedIds(rnd)), after: rnd.pick(['abc', '-1', BIG(100, '9'), SQL[0]]) }), s.keys.reader, false, {
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${s.keys.reader}` },
+    () => ({
+      ...post('form post', `query=${encodeURIComponent(mutation)}`, key, true),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
     }),
+    () =>
+      post('authorization garbage', gqlBody(mutation), null, true, {
+        headers: {
+          'content-type': 'application/json',
+          authorization: rnd.pick([
+            'Bearer',
+            'Bearer ',
+            'Basic Zm9vOmJhcg==',
+            `Bearer ${BIG(7000, 'a')}`,
+            `Token ${key}`,
+            `Bearer ${key}${key}`,
+            'Bearer atl__',
+            `Bearer ${SQL[0]}`,
+          ]),
+        },
+      }),
+    () => ({
+      kind: 'http',
+      name: 'mutation over GET',
+      method: 'GET',
+      path: `/graphql?query=${encodeURIComponent(mutation)}`,
+      headers: { authorization: `Bearer ${key}` },
+      mutation: true,
+    }),
+    () => ({
+      kind: 'http',
+      name: 'GET garbage',
+      method: 'GET',
+      path: rnd.pick([
+        '/graphql?query=%7B',
+        '/graphql?variables=notjson&query=%7B__typename%7D',
+        `/graphql?query=${encodeURIComponent('{ __typename }')}&extensions=%7B`,
+        '/graphql?query=',
+        '/graphql/../../etc/passwd',
+        '/%00',
+        '/nope',
+        '/health?x=%ff',
+        `/graphql?query=${BIG(6000, 'a')}`,
+      ]),
+      headers: {},
+      mutation: false,
+    }),
+    () => ({
+      kind: 'http',
+      name: 'other methods',
+      method: rnd.pick(['PUT', 'OPTIONS'] as const),
+      path: '/graphql',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: gqlBody(mutation),
+      mutation: true,
+    }),
+    () =>
+      post(
+        'SSE subscription with broken arguments',
+        gqlBody(
+          'subscription($id: ID, $after: String) { runStatusChanged(runId: $id, afterEventId: $after) { eventId } }',
+          { id: rnd.pick(forgedIds(rnd)), after: rnd.pick(['abc', '-1', BIG(100, '9'), SQL[0]]) },
+        ),
+        s.keys.reader,
+        false,
+        {
+          headers: {
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+            authorization: `Bearer ${s.keys.reader}`,
+          },
+        },
+      ),
   ];
   return Array.from({ length: n }, () => rnd.pick(bodies)());
 }
@@ -456,34 +790,163 @@ function httpCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
 /** Bytes Node's HTTP parser must refuse without trouble. */
 function rawCases(rnd: Rng, n: number): RawCase[] {
   const makers: Array<() => RawCase> = [
-    () => ({ kind: 'raw', name: 'garbage request line', bytes: [Buffer.from(rnd.pick(['GARBAGE\r\n\r\n', 'GET\r\n\r\n', '\u0000\u0001\u0002\r\n\r\n', 'POST /graphql HTTP/9.9\r\n\r\n']))] }),
-    () => ({ kind: 'raw', name: 'header without colon', bytes: [Buffer.from('POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nbroken header\r\n\r\n')] }),
-    () => ({ kind: 'raw', name: 'huge header', bytes: [Buffer.from(`GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${BIG(20_000)}\r\n\r\n`)] }),
-    () => ({ kind: 'raw', name: 'smuggling', bytes: [Buffer.from('POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\n\r\n')] }),
-    () => ({ kind: 'raw', name: 'bad content-length', bytes: [Buffer.from(`POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${rnd.pick(['-1', 'abc', '1, 2', '99999999999999999999'])}\r\n\r\n{}`)] }),
-    () => ({ kind: 'raw', name: 'bad chunks', bytes: [Buffer.from('POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n')] }),
-    () => ({ kind: 'raw', name: 'truncated body', bytes: [Buffer.from('POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":"mutation { deleteTr')] }),
-    () => ({ kind: 'raw', name: 'partial headers', bytes: [Buffer.from('POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty')] }),
-    () => ({ kind: 'raw', name: 'invalid header bytes', bytes: [Buffer.concat([Buffer.from('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer '), Buffer.from([0x00, 0xff, 0x7f]), Buffer.from('\r\n\r\n')])] }),
-    () => ({ kind: 'raw', name: 'pipelined', bytes: [Buffer.from('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(50))] }),
+    () => ({
+      kind: 'raw',
+      name: 'garbage request line',
+      bytes: [
+        Buffer.from(
+          rnd.pick(['GARBAGE\r\n\r\n', 'GET\r\n\r\n', '\u0000\u0001\u0002\r\n\r\n', 'POST /graphql HTTP/9.9\r\n\r\n']),
+        ),
+      ],
+    }),
+    () => ({
+      kind: 'raw',
+      name: 'header without colon',
+      bytes: [Buffer.from('POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nbroken header\r\n\r\n')],
+    }),
+    () => ({
+      kind: 'raw',
+      name: 'huge header',
+      bytes: [Buffer.from(`GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${BIG(20_000)}\r\n\r\n`)],
+    }),
+    () => ({
+      kind: 'raw',
+      name: 'smuggling',
+      bytes: [
+        Buffer.from(
+          'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\n\r\n',
+        ),
+      ],
+    }),
+    () => ({
+      kind: 'raw',
+      name: 'bad content-length',
+      bytes: [
+        Buffer.from(
+          `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${rnd.pick(['-1', 'abc', '1, 2', '99999999999999999999'])}\r\n\r\n{}`,
+        ),
+      ],
+    }),
+    () => ({
+      kind: 'raw',
+      name: 'bad chunks',
+      bytes: [
+        Buffer.from(
+          'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+        ),
+      ],
+    }),
+    () => ({
+      kind: 'raw',
+      name: 'truncated body',
+      bytes: [
+        Buffer.from(
+          'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":"mutation { deleteTr',
+        ),
+      ],
+    }),
+    () => ({
+      kind: 'raw',
+      name: 'partial headers',
+      bytes: [Buffer.from('POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty')],
+    }),
+    () => ({
+      kind: 'raw',
+      name: 'invalid header bytes',
+      bytes: [
+        Buffer.concat([
+          Buffer.from('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer '),
+          Buffer.from([0x00, 0xff, 0x7f]),
+          Buffer.from('\r\n\r\n'),
+        ]),
+      ],
+    }),
+    () => ({
+      kind: 'raw',
+      name: 'pipelined',
+      bytes: [Buffer.from('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(50))],
+    }),
   ];
   return Array.from({ length: n }, () => rnd.pick(makers)());
 }
 
 /** graphql-ws message-level garbage, sent over a proper WebSocket. */
 function wsCases(rnd: Rng, s: Seeded, n: number): WsCase[] {
-  const init = (key: string | null = s.keys.writer) => JSON.stringify({ type: 'connection_init', payload: key ? { Authorization: `Bearer ${key}` } : {} });
+  const init = (key: string | null = s.keys.writer) =>
+    JSON.stringify({ type: 'connection_init', payload: key ? { Authorization: `Bearer ${key}` } : {} });
   const sub = (payload: unknown, id: unknown = '1') => toJson({ id, type: 'subscribe', payload });
   const makers: Array<() => WsCase> = [
-    () => ({ kind: 'ws', name: 'not JSON', messages: [init(), rnd.pick(['{', 'null', '[]', '"x"', BIG(1000, '{'), '\u0000'])] }),
+    () => ({
+      kind: 'ws',
+      name: 'not JSON',
+      messages: [init(), rnd.pick(['{', 'null', '[]', '"x"', BIG(1000, '{'), '\u0000'])],
+    }),
     () => ({ kind: 'ws', name: 'subscribe before init', messages: [sub({ query: '{ __typename }' })] }),
     () => ({ kind: 'ws', name: 'init twice', messages: [init(), init()] }),
-    () => ({ kind: 'ws', name: 'unknown type', messages: [init(), JSON.stringify({ type: rnd.pick(['start', 'stop', 'connection_terminate', '', 5]) })] }),
-    () => ({ kind: 'ws', name: 'init payload garbage', messages: [toJson({ type: 'connection_init', payload: rnd.pick([5, 'x', [1], { Authorization: 5 }, { Authorization: `Bearer ${BIG(5000)}` }, { apiKey: ['a'] }, deepJson(5000, rnd)]) }), sub({ query: '{ viewer { scope } }' })] }),
-    () => ({ kind: 'ws', name: 'subscribe payload garbage', messages: [init(), sub(rnd.pick([null, 5, { query: 5 }, { query: null }, { query: '{' }, { query: '{ __typename }', variables: 'x' }, { query: '{ __typename }', variables: [1] }, { query: '{ __typename }', operationName: 5 }, {}]))] }),
-    () => ({ kind: 'ws', name: 'bad ids', messages: [init(), sub({ query: '{ __typename }' }, rnd.pick([5, null, '', BIG(10_000), { a: 1 }])), sub({ query: '{ __typename }' }, '1'), sub({ query: '{ __typename }' }, '1')] }),
-    () => ({ kind: 'ws', name: 'complete unknown id', messages: [init(), JSON.stringify({ id: 'nope', type: 'complete' })] }),
-    () => ({ kind: 'ws', name: 'binary', messages: [init(), Buffer.from(Array.from({ length: 100 }, () => rnd.int(256)))] }),
+    () => ({
+      kind: 'ws',
+      name: 'unknown type',
+      messages: [init(), JSON.stringify({ type: rnd.pick(['start', 'stop', 'connection_terminate', '', 5]) })],
+    }),
+    () => ({
+      kind: 'ws',
+      name: 'init payload garbage',
+      messages: [
+        toJson({
+          type: 'connection_init',
+          payload: rnd.pick([
+            5,
+            'x',
+            [1],
+            { Authorization: 5 },
+            { Authorization: `Bearer ${BIG(5000)}` },
+            { apiKey: ['a'] },
+            deepJson(5000, rnd),
+          ]),
+        }),
+        sub({ query: '{ viewer { scope } }' }),
+      ],
+    }),
+    () => ({
+      kind: 'ws',
+      name: 'subscribe payload garbage',
+      messages: [
+        init(),
+        sub(
+          rnd.pick([
+            null,
+            5,
+            { query: 5 },
+            { query: null },
+            { query: '{' },
+            { query: '{ __typename }', variables: 'x' },
+            { query: '{ __typename }', variables: [1] },
+            { query: '{ __typename }', operationName: 5 },
+            {},
+          ]),
+        ),
+      ],
+    }),
+    () => ({
+      kind: 'ws',
+      name: 'bad ids',
+      messages: [
+        init(),
+        sub({ query: '{ __typename }' }, rnd.pick([5, null, '', BIG(10_000), { a: 1 }])),
+        sub({ query: '{ __typename }' }, '1'),
+        sub({ query: '{ __typename }' }, '1'),
+      ],
+    }),
+    () => ({
+      kind: 'ws',
+      name: 'complete unknown id',
+      messages: [init(), JSON.stringify({ id: 'nope', type: 'complete' })],
+    }),
+    () => ({
+      kind: 'ws',
+      name: 'binary',
+      messages: [init(), Buffer.from(Array.from({ length: 100 }, () => rnd.int(256)))],
+    }),
     () => ({
       kind: 'ws',
       name: 'broken mutations over ws',
@@ -494,14 +957,40 @@ function wsCases(rnd: Rng, s: Seeded, n: number): WsCase[] {
           .map((c, i) => `{"id":"m${i}","type":"subscribe","payload":${c.body}}`),
       ],
     }),
-    () => ({ kind: 'ws', name: 'unauthenticated subscription', messages: [init(rnd.pick([null, 'atl_0123456789abcdef_' + BIG(43, 'B'), s.keys.reader + 'x'])), sub({ query: 'subscription { runStatusChanged { eventId } }' }), sub({ query: `mutation { deleteTrainingRun(id: "${s.liveRun}") { __typename } }` }, '2')] }),
-    () => ({ kind: 'ws', name: 'subscription with forged arguments', messages: [init(s.keys.reader), sub({ query: 'subscription($id: ID!) { metricsRecorded(runId: $id) { points { step } } }', variables: { id: rnd.pick(forgedIds(rnd)) } })] }),
-    () => ({ kind: 'ws', name: 'over the message limit', messages: [init(), sub({ query: '{ __typename }', variables: { pad: BIG(17 * 1024 * 1024) } })] }),
+    () => ({
+      kind: 'ws',
+      name: 'unauthenticated subscription',
+      messages: [
+        init(rnd.pick([null, 'atl_0123456789abcdef_' + BIG(43, 'B'), s.keys.reader + 'x'])),
+        sub({ query: 'subscription { runStatusChanged { eventId } }' }),
+        sub({ query: `mutation { deleteTrainingRun(id: "${s.liveRun}") { __typename } }` }, '2'),
+      ],
+    }),
+    () => ({
+      kind: 'ws',
+      name: 'subscription with forged arguments',
+      messages: [
+        init(s.keys.reader),
+        sub({
+          query: 'subscription($id: ID!) { metricsRecorded(runId: $id) { points { step } } }',
+          variables: { id: rnd.pick(forgedIds(rnd)) },
+        }),
+      ],
+    }),
+    () => ({
+      kind: 'ws',
+      name: 'over the message limit',
+      messages: [init(), sub({ query: '{ __typename }', variables: { pad: BIG(17 * 1024 * 1024) } })],
+    }),
   ];
   return Array.from({ length: n }, () => rnd.pick(makers)());
 }
 
-function frame(opcode: number, payload: Buffer, { mask = true, fin = true, declaredLength }: { mask?: boolean; fin?: boolean; declaredLength?: bigint } = {}): Buffer {
+function frame(
+  opcode: number,
+  payload: Buffer,
+  { mask = true, fin = true, declaredLength }: { mask?: boolean; fin?: boolean; declaredLength?: bigint } = {},
+): Buffer {
   const len = declaredLength ?? BigInt(payload.length);
   const head: number[] = [(fin ? 0x80 : 0) | opcode];
   const maskBit = mask ? 0x80 : 0;
@@ -522,16 +1011,32 @@ function wsFrameCases(rnd: Rng, n: number): WsFrameCase[] {
   const text = (s: string) => Buffer.from(s);
   const makers: Array<() => WsFrameCase> = [
     () => ({ kind: 'wsframe', name: 'truncated header', frames: Buffer.from([0x81]) }),
-    () => ({ kind: 'wsframe', name: 'truncated payload', frames: frame(1, text('{"type":"connection_init"}')).subarray(0, 8 + rnd.int(10)) }),
+    () => ({
+      kind: 'wsframe',
+      name: 'truncated payload',
+      frames: frame(1, text('{"type":"connection_init"}')).subarray(0, 8 + rnd.int(10)),
+    }),
     () => ({ kind: 'wsframe', name: 'absurd length', frames: frame(1, text('{}'), { declaredLength: 2n ** 62n }) }),
-    () => ({ kind: 'wsframe', name: 'unmasked', frames: frame(1, text('{"type":"connection_init"}'), { mask: false }) }),
-    () => ({ kind: 'wsframe', name: 'reserved opcode', frames: frame(rnd.pick([3, 4, 5, 6, 7, 11, 12, 15]), text('x')) }),
+    () => ({
+      kind: 'wsframe',
+      name: 'unmasked',
+      frames: frame(1, text('{"type":"connection_init"}'), { mask: false }),
+    }),
+    () => ({
+      kind: 'wsframe',
+      name: 'reserved opcode',
+      frames: frame(rnd.pick([3, 4, 5, 6, 7, 11, 12, 15]), text('x')),
+    }),
     () => ({ kind: 'wsframe', name: 'invalid UTF-8 text', frames: frame(1, Buffer.from([0x7b, 0xff, 0xfe, 0x7d])) }),
     () => ({ kind: 'wsframe', name: 'fragmented control frame', frames: frame(9, text('ping'), { fin: false }) }),
     () => ({ kind: 'wsframe', name: 'continuation without start', frames: frame(0, text('{}')) }),
     () => ({ kind: 'wsframe', name: 'oversized control frame', frames: frame(9, Buffer.alloc(200)) }),
     () => ({ kind: 'wsframe', name: 'bad close code', frames: frame(8, Buffer.from([0x03, 0xe7])) }),
-    () => ({ kind: 'wsframe', name: 'random bytes', frames: Buffer.from(Array.from({ length: 1 + rnd.int(200) }, () => rnd.int(256))) }),
+    () => ({
+      kind: 'wsframe',
+      name: 'random bytes',
+      frames: Buffer.from(Array.from({ length: 1 + rnd.int(200) }, () => rnd.int(256))),
+    }),
   ];
   return Array.from({ length: n }, () => rnd.pick(makers)());
 }

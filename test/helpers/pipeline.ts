@@ -1,10 +1,11 @@
 // A pipeline test bed: the simulated OpenAI-compatible provider and ART backend on real ports, and
 // an Atelier server (in this process, or as a separate process that can be killed) wired to them.
 import { spawn, type ChildProcess } from 'node:child_process';
+
+import type { PipelineConfig } from '../../src/config';
 import { startArtBackendSim, type ArtBackendSim } from '../fixtures/art-backend-sim';
 import { startOpenAISim, type OpenAISim } from '../fixtures/openai-sim';
 import { bedConfig, PROVIDER_KEY } from '../fixtures/pipeline-bed';
-import type { PipelineConfig } from '../../src/config';
 import { startServer, type TestServer } from './server';
 
 export { PROVIDER_KEY } from '../fixtures/pipeline-bed';
@@ -17,7 +18,11 @@ export interface Sims {
 
 export async function startSims(opts: { gradientStepMs?: number } = {}): Promise<Sims> {
   const openai = await startOpenAISim({ apiKey: PROVIDER_KEY });
-  const art = await startArtBackendSim({ inferenceUrl: openai.url, inferenceApiKey: PROVIDER_KEY, gradientStepMs: opts.gradientStepMs ?? 5 });
+  const art = await startArtBackendSim({
+    inferenceUrl: openai.url,
+    inferenceApiKey: PROVIDER_KEY,
+    gradientStepMs: opts.gradientStepMs ?? 5,
+  });
   return {
     openai,
     art,
@@ -32,7 +37,11 @@ export function pipelineConfig(sims: Sims, overrides: Partial<PipelineConfig> = 
   return bedConfig(sims.openai.url, { name: 'default', url: sims.art.url }, overrides);
 }
 
-export function startPipelineServer(sims: Sims, overrides: Partial<PipelineConfig> = {}, databaseUrl?: string): Promise<TestServer> {
+export function startPipelineServer(
+  sims: Sims,
+  overrides: Partial<PipelineConfig> = {},
+  databaseUrl?: string,
+): Promise<TestServer> {
   return startServer({ pipeline: pipelineConfig(sims, overrides), databaseUrl });
 }
 
@@ -78,7 +87,11 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   };
 }
 
-export function pipelineEnv(sims: Sims, databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+export function pipelineEnv(
+  sims: Sims,
+  databaseUrl: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
     ART_BACKEND_URL: sims.art.url,

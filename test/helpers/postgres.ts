@@ -3,6 +3,7 @@
 // next to the given one and dropped afterwards. Without it, the suites report as skipped, with the
 // reason both in their title and on the console.
 import { randomBytes } from 'node:crypto';
+
 import pg from 'pg';
 
 const configured = process.env.ATELIER_TEST_POSTGRES_URL?.trim();
@@ -49,7 +50,9 @@ async function withAdmin<T>(baseUrl: string, fn: (client: pg.Client) => Promise<
 }
 
 /** Creates an empty, uniquely named database on the configured server. */
-export async function createPostgresDatabase(baseUrl: string | undefined = postgresUrl): Promise<FreshPostgresDatabase> {
+export async function createPostgresDatabase(
+  baseUrl: string | undefined = postgresUrl,
+): Promise<FreshPostgresDatabase> {
   if (!baseUrl) throw new Error(POSTGRES_SKIP_REASON);
   const name = `atelier_test_${randomBytes(6).toString('hex')}`;
   await withAdmin(baseUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
@@ -63,7 +66,10 @@ export async function createPostgresDatabase(baseUrl: string | undefined = postg
       if (dropped) return;
       dropped = true;
       await withAdmin(baseUrl, async (c) => {
-        await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        await c.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
         await c.query(`DROP DATABASE IF EXISTS "${name}"`);
       });
     },

@@ -3,9 +3,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll } from 'vitest';
+
 import { createApp, type App } from '../../src/app';
 import type { Scope } from '../../src/auth/scopes';
 import { makeConfig, parseDatabaseUrl, type ConfigOverrides } from '../../src/config';
@@ -16,7 +18,11 @@ export interface TestServer {
   graphqlUrl: string;
   dir: string;
   /** Runs an operation and returns the raw GraphQL response. */
-  request<R, V>(doc: TypedDocumentNode<R, V> | string, variables?: V, headers?: Record<string, string>): Promise<ExecutionResult<R>>;
+  request<R, V>(
+    doc: TypedDocumentNode<R, V> | string,
+    variables?: V,
+    headers?: Record<string, string>,
+  ): Promise<ExecutionResult<R>>;
   /** Runs an operation and fails the test on any GraphQL error. */
   gql<R, V>(doc: TypedDocumentNode<R, V> | string, variables?: V, headers?: Record<string, string>): Promise<R>;
   /** The API keys made before start, by name (see the `keys` option). */
@@ -63,11 +69,16 @@ export async function startServer(overrides: ServerOptions = {}): Promise<TestSe
   );
   const app = await createApp(config);
   const keys: Record<string, string> = {};
-  for (const [name, scope] of Object.entries(keysToMake)) keys[name] = (await app.services.apiKeys.create({ name, scope })).token;
+  for (const [name, scope] of Object.entries(keysToMake))
+    keys[name] = (await app.services.apiKeys.create({ name, scope })).token;
   const url = await app.start(0);
   const graphqlUrl = `${url}/graphql`;
 
-  async function request<R, V>(doc: TypedDocumentNode<R, V> | string, variables?: V, headers: Record<string, string> = {}) {
+  async function request<R, V>(
+    doc: TypedDocumentNode<R, V> | string,
+    variables?: V,
+    headers: Record<string, string> = {},
+  ) {
     const res = await fetch(graphqlUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },

@@ -22,11 +22,19 @@ export function sseClient(httpUrl: string) {
 
 export type Iter<R> = AsyncIterableIterator<ExecutionResult<R>> & { return?: () => Promise<unknown> };
 
-export function subscribe<R, V extends Record<string, unknown>>(client: Client, doc: TypedDocumentNode<R, V>, variables: V): Iter<R> {
+export function subscribe<R, V extends Record<string, unknown>>(
+  client: Client,
+  doc: TypedDocumentNode<R, V>,
+  variables: V,
+): Iter<R> {
   return client.iterate({ query: print(doc), variables }) as Iter<R>;
 }
 
-export function subscribeSse<R, V extends Record<string, unknown>>(client: ReturnType<typeof sseClient>, doc: TypedDocumentNode<R, V>, variables: V): Iter<R> {
+export function subscribeSse<R, V extends Record<string, unknown>>(
+  client: ReturnType<typeof sseClient>,
+  doc: TypedDocumentNode<R, V>,
+  variables: V,
+): Iter<R> {
   return client.iterate({ query: print(doc), variables }) as unknown as Iter<R>;
 }
 
@@ -40,7 +48,10 @@ export async function take<R>(iter: Iter<R>, n: number, timeoutMs = 10_000): Pro
     let timer: NodeJS.Timeout | undefined;
     const r = await Promise.race([
       iter.next(),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${out.length} of ${n} events`)), left))),
+      new Promise<never>(
+        (_, reject) =>
+          (timer = setTimeout(() => reject(new Error(`timed out after ${out.length} of ${n} events`)), left)),
+      ),
     ]).finally(() => clearTimeout(timer));
     if (r.done) throw new Error(`subscription ended after ${out.length} of ${n} events`);
     if (r.value.errors?.length) throw new Error(`subscription error: ${JSON.stringify(r.value.errors)}`);
@@ -52,12 +63,19 @@ export async function take<R>(iter: Iter<R>, n: number, timeoutMs = 10_000): Pro
 /** Resolves true if no event arrives within ms (the subscription stays quiet). */
 export async function quiet<R>(iter: Iter<R>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const r = await Promise.race([iter.next().then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), ms)))]);
+  const r = await Promise.race([
+    iter.next().then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), ms))),
+  ]);
   clearTimeout(timer);
   return r;
 }
 
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -74,7 +92,13 @@ export async function drain<R>(iter: Iter<R>, timeoutMs = 10_000): Promise<R[]> 
     let timer: NodeJS.Timeout | undefined;
     const r = await Promise.race([
       iter.next(),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the subscription did not complete within ${timeoutMs} ms (${out.length} events)`)), Math.max(0, left)))),
+      new Promise<never>(
+        (_, reject) =>
+          (timer = setTimeout(
+            () => reject(new Error(`the subscription did not complete within ${timeoutMs} ms (${out.length} events)`)),
+            Math.max(0, left),
+          )),
+      ),
     ]).finally(() => clearTimeout(timer));
     if (r.done) return out;
     if (r.value.errors?.length) throw new Error(`subscription error: ${JSON.stringify(r.value.errors)}`);

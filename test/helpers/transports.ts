@@ -2,6 +2,7 @@
 // (fetch), over SSE (a raw text/event-stream request, so the status and the error body are both
 // visible), and over graphql-ws (the real graphql-ws client). Each returns the first result.
 import type { ExecutionResult } from 'graphql';
+
 import { sseClient, wsClient } from './subscriptions';
 
 export interface Outcome {
@@ -16,7 +17,12 @@ export interface Outcome {
 export type Transport = 'http' | 'sse' | 'ws';
 export const TRANSPORTS: Transport[] = ['http', 'sse', 'ws'];
 
-export async function viaHttp(baseUrl: string, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<Outcome> {
+export async function viaHttp(
+  baseUrl: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<Outcome> {
   const res = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
@@ -26,7 +32,13 @@ export async function viaHttp(baseUrl: string, query: string, variables: Record<
   return { status: res.status, headers: res.headers, result: text ? JSON.parse(text) : undefined };
 }
 
-export async function viaSse(baseUrl: string, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}, timeoutMs = 5000): Promise<Outcome> {
+export async function viaSse(
+  baseUrl: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+  timeoutMs = 5000,
+): Promise<Outcome> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
@@ -68,7 +80,13 @@ export async function viaSse(baseUrl: string, query: string, variables: Record<s
   }
 }
 
-export function viaWs(baseUrl: string, query: string, variables: Record<string, unknown> = {}, connectionParams?: Record<string, unknown>, timeoutMs = 5000): Promise<Outcome> {
+export function viaWs(
+  baseUrl: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  connectionParams?: Record<string, unknown>,
+  timeoutMs = 5000,
+): Promise<Outcome> {
   const client = wsClient(baseUrl, connectionParams);
   return new Promise<Outcome>((resolve, reject) => {
     let unsubscribe = () => {};
@@ -89,7 +107,8 @@ export function viaWs(baseUrl: string, query: string, variables: Record<string, 
         next: (result) => done({ result: result as ExecutionResult }),
         error: (err) => {
           if (Array.isArray(err)) done({ result: { errors: err } });
-          else if (err && typeof err === 'object' && 'code' in err) done({ closeCode: (err as CloseEvent).code, closeReason: (err as CloseEvent).reason });
+          else if (err && typeof err === 'object' && 'code' in err)
+            done({ closeCode: (err as CloseEvent).code, closeReason: (err as CloseEvent).reason });
           else done(err instanceof Error ? err : new Error(String(err)));
         },
         complete: () => done({}),
@@ -99,7 +118,13 @@ export function viaWs(baseUrl: string, query: string, variables: Record<string, 
 }
 
 /** The same operation through the given transport; credentials as an API key (or none). */
-export function via(transport: Transport, baseUrl: string, query: string, variables: Record<string, unknown> = {}, key?: string): Promise<Outcome> {
+export function via(
+  transport: Transport,
+  baseUrl: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  key?: string,
+): Promise<Outcome> {
   const headers: Record<string, string> = key === undefined ? {} : { authorization: `Bearer ${key}` };
   if (transport === 'http') return viaHttp(baseUrl, query, variables, headers);
   if (transport === 'sse') return viaSse(baseUrl, query, variables, headers);

@@ -64,7 +64,10 @@ function raise(error: { message?: string; extensions?: { code?: string } }): nev
 
 /** Runs a query or mutation; throws ApiError on any GraphQL error. */
 export async function gql<T>(query: string, variables?: Record<string, unknown>): Promise<T> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/graphql-response+json, application/json',
+  };
   const key = apiKey();
   if (key) headers.authorization = `Bearer ${key}`;
   const res = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
@@ -114,7 +117,12 @@ function wsClient(): Client {
 }
 
 /** Subscribes; returns the function that unsubscribes. */
-export function subscribe<T>(query: string, variables: Record<string, unknown>, onData: (data: T) => void, onError?: (error: ApiError) => void): () => void {
+export function subscribe<T>(
+  query: string,
+  variables: Record<string, unknown>,
+  onData: (data: T) => void,
+  onError?: (error: ApiError) => void,
+): () => void {
   let active = true;
   const dispose = wsClient().subscribe<T>(
     { query, variables },

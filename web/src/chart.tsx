@@ -3,6 +3,7 @@
 // technology and tests can find it and follow it. uPlot draws on a canvas and keeps 10k points fast.
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
+
 import 'uplot/dist/uPlot.min.css';
 
 export interface ChartSeries {
@@ -24,7 +25,9 @@ export interface ChartProps {
   yLabel?: string;
 }
 
-const STEP_INCREMENTS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000, 20_000, 50_000, 100_000];
+const STEP_INCREMENTS = [
+  1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000, 20_000, 50_000, 100_000,
+];
 const ns = (x: number | null | undefined) => (x == null ? '–' : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
 export function Chart({ label, data, series, band, height = 220, yLabel }: ChartProps) {
@@ -43,8 +46,22 @@ export function Chart({ label, data, series, band, height = 220, yLabel }: Chart
       scales: { x: { time: false } },
       axes: [
         // Steps are whole numbers: no ticks between them.
-        { label: 'step', stroke: '#5b6475', grid: { stroke: '#eceff4' }, ticks: { stroke: '#d8dde6' }, incrs: STEP_INCREMENTS, values: (_u, ticks) => ticks.map(String) },
-        { label: yLabel, stroke: '#5b6475', grid: { stroke: '#eceff4' }, ticks: { stroke: '#d8dde6' }, values: (_u, ticks) => ticks.map((t) => ns(t)), size: 56 },
+        {
+          label: 'step',
+          stroke: '#5b6475',
+          grid: { stroke: '#eceff4' },
+          ticks: { stroke: '#d8dde6' },
+          incrs: STEP_INCREMENTS,
+          values: (_u, ticks) => ticks.map(String),
+        },
+        {
+          label: yLabel,
+          stroke: '#5b6475',
+          grid: { stroke: '#eceff4' },
+          ticks: { stroke: '#d8dde6' },
+          values: (_u, ticks) => ticks.map((t) => ns(t)),
+          size: 56,
+        },
       ],
       series: [
         { label: 'step' },

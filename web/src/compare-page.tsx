@@ -1,6 +1,7 @@
 // Compare: pick a few runs and overlay their avg reward curves. All of them come back in ONE query
 // (one alias per run), each history downsampled by the server to at most MAX_POINTS points.
 import { useEffect, useMemo, useState } from 'preact/hooks';
+
 import { gql } from './api';
 import { Chart } from './chart';
 import { fmtReward, StatusBadge } from './format';
@@ -49,7 +50,10 @@ export function ComparePage({ ids }: { ids: string[] }) {
   }, [key]);
 
   useEffect(() => {
-    gql<RunsData>(RUNS, { first: 50 }).then((d) => setRecent(d.runs), (e: Error) => setError(e.message));
+    gql<RunsData>(RUNS, { first: 50 }).then(
+      (d) => setRecent(d.runs),
+      (e: Error) => setError(e.message),
+    );
   }, []);
 
   const data = useMemo(() => (runs ? alignHistories(runs) : [[]]), [runs]);
@@ -60,12 +64,18 @@ export function ComparePage({ ids }: { ids: string[] }) {
 
   return (
     <section class="page">
-      <p class="crumbs"><Link href="/">← All runs</Link></p>
+      <p class="crumbs">
+        <Link href="/">← All runs</Link>
+      </p>
       <header class="page-head">
         <h1>Compare runs</h1>
         <span class="muted">avg reward per step, up to {MAX_COMPARED} runs</span>
       </header>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
 
       {runs && runs.length > 0 ? (
         <div class="charts single" data-runs={runs.length}>
@@ -74,7 +84,10 @@ export function ComparePage({ ids }: { ids: string[] }) {
             yLabel="avg reward"
             height={320}
             data={data}
-            series={runs.map((r, i) => ({ label: `#${r.databaseId} ${r.projectName}`, color: COLORS[i % COLORS.length] }))}
+            series={runs.map((r, i) => ({
+              label: `#${r.databaseId} ${r.projectName}`,
+              color: COLORS[i % COLORS.length],
+            }))}
           />
         </div>
       ) : (
@@ -97,12 +110,21 @@ export function ComparePage({ ids }: { ids: string[] }) {
           {(recent?.edges.map((e) => e.node) ?? []).map((run) => (
             <tr key={run.id} data-run-id={run.id}>
               <td class="narrow">
-                <input type="checkbox" aria-label={`compare run ${run.id}`} checked={ids.includes(run.id)} onChange={() => toggle(run.id)} />
+                <input
+                  type="checkbox"
+                  aria-label={`compare run ${run.id}`}
+                  checked={ids.includes(run.id)}
+                  onChange={() => toggle(run.id)}
+                />
               </td>
-              <td><Link href={`/runs/${encodeURIComponent(run.id)}`}>#{run.databaseId}</Link></td>
+              <td>
+                <Link href={`/runs/${encodeURIComponent(run.id)}`}>#{run.databaseId}</Link>
+              </td>
               <td>{run.projectName}</td>
               <td class="model">{run.modelName}</td>
-              <td><StatusBadge status={run.status} /></td>
+              <td>
+                <StatusBadge status={run.status} />
+              </td>
               <td class="num">{fmtReward(run.metrics?.avgReward)}</td>
             </tr>
           ))}

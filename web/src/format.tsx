@@ -6,14 +6,24 @@ export const fmtReward = (x: number | null | undefined) => (x == null ? '–' : 
 export function fmtTime(iso: string | null | undefined): string {
   if (!iso) return '–';
   const d = new Date(iso);
-  return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return d.toLocaleString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
 }
 
 export function fmtDuration(fromIso: string | null, toIso: string | null): string {
   if (!fromIso) return '–';
   const ms = (toIso ? new Date(toIso).getTime() : Date.now()) - new Date(fromIso).getTime();
   const s = Math.max(0, Math.round(ms / 1000));
-  return s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return s < 60
+    ? `${s} s`
+    : s < 3600
+      ? `${Math.floor(s / 60)} min ${s % 60} s`
+      : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
 /** "step 3 of 12": the step being worked on (or the last one recorded) of the total, when known. */

@@ -2,8 +2,18 @@
 // downsampled (maxPoints), lists a page at a time, so a page stays fast with thousands of runs and
 // histories of tens of thousands of points.
 
-export type Status = 'PENDING' | 'GENERATING' | 'COLLECTING' | 'SCORING' | 'TRAINING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-export const STATUSES: Status[] = ['PENDING', 'GENERATING', 'COLLECTING', 'SCORING', 'TRAINING', 'COMPLETED', 'FAILED', 'CANCELLED'];
+export type Status =
+  'PENDING' | 'GENERATING' | 'COLLECTING' | 'SCORING' | 'TRAINING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export const STATUSES: Status[] = [
+  'PENDING',
+  'GENERATING',
+  'COLLECTING',
+  'SCORING',
+  'TRAINING',
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+];
 export const FINAL: Status[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
 
 /** Points asked for per history: plenty for a chart a few hundred pixels wide. */
@@ -61,7 +71,14 @@ export const RUN_STATUS_CHANGED = /* GraphQL */ `subscription DashboardRunStatus
   runStatusChanged(runId: $runId, projectName: $projectName) { eventId from to at reason run { ${SUMMARY} error completedAt startedAt } }
 }`;
 export interface RunStatusData {
-  runStatusChanged: { eventId: string; from: Status | null; to: Status; at: string; reason: string | null; run: RunSummary & { error: string | null; completedAt: string | null; startedAt: string | null } };
+  runStatusChanged: {
+    eventId: string;
+    from: Status | null;
+    to: Status;
+    at: string;
+    reason: string | null;
+    run: RunSummary & { error: string | null; completedAt: string | null; startedAt: string | null };
+  };
 }
 
 export interface NamedValue {
@@ -80,7 +97,8 @@ export interface MetricPoint {
   values: NamedValue[];
   bucket: { count: number; min: NamedValue[]; max: NamedValue[] };
 }
-const POINT = 'step epoch avgReward minReward maxReward rewardStd trainingLoss values { name value } bucket { count min { name value } max { name value } }';
+const POINT =
+  'step epoch avgReward minReward maxReward rewardStd trainingLoss values { name value } bucket { count min { name value } max { name value } }';
 
 export interface StatusTransition {
   eventId: string;
@@ -168,7 +186,11 @@ export const TRAJECTORIES = /* GraphQL */ `query DashboardTrajectories($runId: I
   }
 }`;
 export interface TrajectoriesData {
-  trajectories: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: Trajectory }[] };
+  trajectories: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    edges: { node: Trajectory }[];
+  };
 }
 
 export const CANCEL = /* GraphQL */ `mutation DashboardCancel($id: ID!) {
@@ -187,7 +209,8 @@ export function compareQuery(count: number): string {
   const vars = Array.from({ length: count }, (_, i) => `$id${i}: ID!`).join(', ');
   const fields = Array.from(
     { length: count },
-    (_, i) => `r${i}: run(id: $id${i}) { id databaseId projectName modelName status metricHistory(maxPoints: $maxPoints) { step avgReward } }`,
+    (_, i) =>
+      `r${i}: run(id: $id${i}) { id databaseId projectName modelName status metricHistory(maxPoints: $maxPoints) { step avgReward } }`,
   ).join('\n  ');
   return `query DashboardCompare(${vars}, $maxPoints: Int!) {\n  ${fields}\n}`;
 }

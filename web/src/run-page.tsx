@@ -2,13 +2,31 @@
 // (with the min/max reward band), training loss and gradient norm that grow as points arrive, the
 // task inputs, and a trajectory browser ordered by reward with messages and RULER's explanations.
 import { useEffect, useMemo, useState } from 'preact/hooks';
+
 import { debounce, gql, onKeyChanged, onReconnected, subscribe, whenLive } from './api';
 import { Chart } from './chart';
 import { fmtDuration, fmtReward, fmtTime, StatusBadge, stepOf } from './format';
 import {
-  CANCEL, FINAL, MAX_POINTS, METRICS_RECORDED, RUN, RUN_PROGRESS, RUN_STATUS_CHANGED, TRAJECTORIES, TRAJECTORIES_RECORDED,
-  type CancelData, type MetricPoint, type MetricsRecordedData, type NamedValue, type Progress, type RunData, type RunDetail,
-  type RunProgressData, type RunStatusData, type TrajectoriesData, type Trajectory,
+  CANCEL,
+  FINAL,
+  MAX_POINTS,
+  METRICS_RECORDED,
+  RUN,
+  RUN_PROGRESS,
+  RUN_STATUS_CHANGED,
+  TRAJECTORIES,
+  TRAJECTORIES_RECORDED,
+  type CancelData,
+  type MetricPoint,
+  type MetricsRecordedData,
+  type NamedValue,
+  type Progress,
+  type RunData,
+  type RunDetail,
+  type RunProgressData,
+  type RunStatusData,
+  type TrajectoriesData,
+  type Trajectory,
 } from './queries';
 import { Link } from './router';
 
@@ -60,29 +78,43 @@ export function RunPage({ id }: { id: string }) {
     const reloadTrajectories = debounce(() => setTrajectoriesVersion((v) => v + 1), 400);
     const fail = (e: Error) => current && setError(e.message);
     const stops = [
-      subscribe<RunStatusData>(RUN_STATUS_CHANGED, { runId: id }, (d) => {
-        const ev = d.runStatusChanged;
-        setRun((r) =>
-          r && {
-            ...r,
-            ...ev.run,
-            statusHistory: r.statusHistory.some((t) => t.eventId === ev.eventId)
-              ? r.statusHistory
-              : [...r.statusHistory, { eventId: ev.eventId, from: ev.from, to: ev.to, at: ev.at, reason: ev.reason }],
-          },
-        );
-        // The dataset and system prompt are written while GENERATING: read them once it is over.
-        if (ev.from === 'GENERATING' || FINAL.includes(ev.to)) reload();
-      }, fail),
-      subscribe<MetricsRecordedData>(METRICS_RECORDED, { runId: id }, (d) => {
-        setRun((r) => {
-          if (!r) return r;
-          const metricHistory = mergePoints(r.metricHistory, d.metricsRecorded.points);
-          // Live points are one per step: past twice the budget, ask the server to downsample again.
-          if (metricHistory.length > MAX_POINTS * 2) reload();
-          return { ...r, metricHistory, metrics: d.metricsRecorded.metrics ?? r.metrics };
-        });
-      }, fail),
+      subscribe<RunStatusData>(
+        RUN_STATUS_CHANGED,
+        { runId: id },
+        (d) => {
+          const ev = d.runStatusChanged;
+          setRun(
+            (r) =>
+              r && {
+                ...r,
+                ...ev.run,
+                statusHistory: r.statusHistory.some((t) => t.eventId === ev.eventId)
+                  ? r.statusHistory
+                  : [
+                      ...r.statusHistory,
+                      { eventId: ev.eventId, from: ev.from, to: ev.to, at: ev.at, reason: ev.reason },
+                    ],
+              },
+          );
+          // The dataset and system prompt are written while GENERATING: read them once it is over.
+          if (ev.from === 'GENERATING' || FINAL.includes(ev.to)) reload();
+        },
+        fail,
+      ),
+      subscribe<MetricsRecordedData>(
+        METRICS_RECORDED,
+        { runId: id },
+        (d) => {
+          setRun((r) => {
+            if (!r) return r;
+            const metricHistory = mergePoints(r.metricHistory, d.metricsRecorded.points);
+            // Live points are one per step: past twice the budget, ask the server to downsample again.
+            if (metricHistory.length > MAX_POINTS * 2) reload();
+            return { ...r, metricHistory, metrics: d.metricsRecorded.metrics ?? r.metrics };
+          });
+        },
+        fail,
+      ),
       subscribe<RunProgressData>(RUN_PROGRESS, { runId: id }, (d) => setProgress(d.runProgress), fail),
       subscribe(TRAJECTORIES_RECORDED, { runId: id }, reloadTrajectories, fail),
     ];
@@ -105,26 +137,54 @@ export function RunPage({ id }: { id: string }) {
     };
   }, [id]);
 
-  if (missing) return <section class="page"><p class="error">No run with the id {id}.</p><Link href="/">← All runs</Link></section>;
-  if (!run) return <section class="page">{error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>}</section>;
+  if (missing)
+    return (
+      <section class="page">
+        <p class="error">No run with the id {id}.</p>
+        <Link href="/">← All runs</Link>
+      </section>
+    );
+  if (!run)
+    return (
+      <section class="page">
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : (
+          <p class="muted">Loading…</p>
+        )}
+      </section>
+    );
 
   const total = progress?.totalSteps ?? run.totalSteps;
-  const doneSteps = run.status === 'COMPLETED' ? total ?? 0 : progress ? progress.step : run.metrics ? run.metrics.step + 1 : 0;
+  const doneSteps =
+    run.status === 'COMPLETED' ? (total ?? 0) : progress ? progress.step : run.metrics ? run.metrics.step + 1 : 0;
   const pct = total ? Math.min(100, (doneSteps / total) * 100) : 0;
 
   return (
     <section class="page">
-      <p class="crumbs"><Link href="/">← All runs</Link></p>
+      <p class="crumbs">
+        <Link href="/">← All runs</Link>
+      </p>
       <header class="page-head">
         <h1>Run #{run.databaseId}</h1>
         <StatusBadge status={run.status} />
         {run.mode === 'TRACKED' && <span class="tag">tracked</span>}
-        {live && <span class="live-dot" data-testid="live" title="updates live">live</span>}
+        {live && (
+          <span class="live-dot" data-testid="live" title="updates live">
+            live
+          </span>
+        )}
         <span class="spacer" />
         <CancelButton run={run} onCancelled={(status) => setRun((r) => r && { ...r, status })} />
       </header>
       <p class="task">{run.taskDescription}</p>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {run.error && <p class="error">Failed: {run.error}</p>}
 
       <div class="progress-block" aria-label="progress">
@@ -132,7 +192,9 @@ export function RunPage({ id }: { id: string }) {
           <strong>Step {stepOf({ ...run, totalSteps: total })}</strong>
           {progress && !FINAL.includes(run.status) && (
             <span class="muted">
-              · epoch {progress.epoch + 1} of {run.numEpochs} · rollouts {progress.rolloutsDone}/{progress.rolloutsTotal} · judge calls {progress.judgeCallsDone}/{progress.judgeCallsTotal} · gradient steps {progress.gradientStepsDone}
+              · epoch {progress.epoch + 1} of {run.numEpochs} · rollouts {progress.rolloutsDone}/
+              {progress.rolloutsTotal} · judge calls {progress.judgeCallsDone}/{progress.judgeCallsTotal} · gradient
+              steps {progress.gradientStepsDone}
               {progress.gradientStepsTotal != null ? `/${progress.gradientStepsTotal}` : ''}
             </span>
           )}
@@ -144,27 +206,53 @@ export function RunPage({ id }: { id: string }) {
 
       <div class="grid">
         <dl class="facts">
-          <dt>Project</dt><dd>{run.projectName}</dd>
-          <dt>Model</dt><dd>{run.modelName}</dd>
-          {run.trainedModelName && (<><dt>Trained model</dt><dd>{run.trainedModelName}</dd></>)}
-          <dt>Examples × rollouts</dt><dd>{run.numExamples} × {run.rolloutsPerGroup}</dd>
-          <dt>Epochs</dt><dd>{run.numEpochs}</dd>
-          <dt>Learning rate</dt><dd>{run.learningRate}</dd>
-          {run.backend && (<><dt>Backend</dt><dd>{run.backend}</dd></>)}
-          <dt>Avg reward</dt><dd>{fmtReward(run.metrics?.avgReward)}</dd>
-          <dt>Trajectories</dt><dd>{run.metrics?.totalTrajectories ?? 0}</dd>
-          <dt>Created</dt><dd>{fmtTime(run.createdAt)}</dd>
-          <dt>Duration</dt><dd>{fmtDuration(run.startedAt, run.completedAt)}</dd>
+          <dt>Project</dt>
+          <dd>{run.projectName}</dd>
+          <dt>Model</dt>
+          <dd>{run.modelName}</dd>
+          {run.trainedModelName && (
+            <>
+              <dt>Trained model</dt>
+              <dd>{run.trainedModelName}</dd>
+            </>
+          )}
+          <dt>Examples × rollouts</dt>
+          <dd>
+            {run.numExamples} × {run.rolloutsPerGroup}
+          </dd>
+          <dt>Epochs</dt>
+          <dd>{run.numEpochs}</dd>
+          <dt>Learning rate</dt>
+          <dd>{run.learningRate}</dd>
+          {run.backend && (
+            <>
+              <dt>Backend</dt>
+              <dd>{run.backend}</dd>
+            </>
+          )}
+          <dt>Avg reward</dt>
+          <dd>{fmtReward(run.metrics?.avgReward)}</dd>
+          <dt>Trajectories</dt>
+          <dd>{run.metrics?.totalTrajectories ?? 0}</dd>
+          <dt>Created</dt>
+          <dd>{fmtTime(run.createdAt)}</dd>
+          <dt>Duration</dt>
+          <dd>{fmtDuration(run.startedAt, run.completedAt)}</dd>
         </dl>
         <div>
-          <h2>Status history <span class="muted">(newest first)</span></h2>
+          <h2>
+            Status history <span class="muted">(newest first)</span>
+          </h2>
           <ol class="history" aria-label="status history">
-            {run.statusHistory.slice().reverse().map((t) => (
-              <li key={t.eventId}>
-                <StatusBadge status={t.to} /> <span class="muted">{fmtTime(t.at)}</span>
-                {t.reason && <span class="reason"> — {t.reason}</span>}
-              </li>
-            ))}
+            {run.statusHistory
+              .slice()
+              .reverse()
+              .map((t) => (
+                <li key={t.eventId}>
+                  <StatusBadge status={t.to} /> <span class="muted">{fmtTime(t.at)}</span>
+                  {t.reason && <span class="reason"> — {t.reason}</span>}
+                </li>
+              ))}
           </ol>
         </div>
       </div>
@@ -184,7 +272,11 @@ export function RunPage({ id }: { id: string }) {
 }
 
 /** A series and, when points stand for several steps, the exact min and max of its bucket as a band. */
-function withEnvelope(history: MetricPoint[], value: (p: MetricPoint) => number | null, series: string): (number | null)[][] {
+function withEnvelope(
+  history: MetricPoint[],
+  value: (p: MetricPoint) => number | null,
+  series: string,
+): (number | null)[][] {
   return [
     history.map(value),
     history.map((p) => (p.bucket.count > 1 ? named(p.bucket.max, series) : null) ?? value(p)),
@@ -234,7 +326,11 @@ function Charts({ history }: { history: MetricPoint[] }) {
           band={{ upper: 1, lower: 2, color: 'rgba(124,58,237,0.10)' }}
         />
       </div>
-      {downsampled && <p class="muted note">Long history: each point stands for several steps; the bands keep their exact min and max.</p>}
+      {downsampled && (
+        <p class="muted note">
+          Long history: each point stands for several steps; the bands keep their exact min and max.
+        </p>
+      )}
     </>
   );
 }
@@ -244,15 +340,23 @@ function TaskInputs({ inputs }: { inputs: RunDetail['taskInputs'] }) {
   const shown = all ? inputs : inputs.slice(0, 8);
   return (
     <div class="block">
-      <h2>Task inputs <span class="muted">({inputs.length})</span></h2>
+      <h2>
+        Task inputs <span class="muted">({inputs.length})</span>
+      </h2>
       {inputs.length === 0 ? (
         <p class="muted">None yet: a pipeline run writes them while GENERATING.</p>
       ) : (
         <ol class="inputs" aria-label="task inputs">
-          {shown.map((t, i) => <li key={i}>{t.inputText}</li>)}
+          {shown.map((t, i) => (
+            <li key={i}>{t.inputText}</li>
+          ))}
         </ol>
       )}
-      {inputs.length > shown.length && <button type="button" onClick={() => setAll(true)}>Show all {inputs.length}</button>}
+      {inputs.length > shown.length && (
+        <button type="button" onClick={() => setAll(true)}>
+          Show all {inputs.length}
+        </button>
+      )}
     </div>
   );
 }
@@ -293,15 +397,24 @@ function Trajectories({ runId, version }: { runId: string; version: number }) {
 
   return (
     <div class="block">
-      <h2>Trajectories <span class="muted">{total != null ? `(${total}, best reward first)` : ''}</span></h2>
-      {error && <p class="error" role="alert">{error}</p>}
+      <h2>
+        Trajectories <span class="muted">{total != null ? `(${total}, best reward first)` : ''}</span>
+      </h2>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {total === 0 && <p class="muted">None yet.</p>}
       <ol class="trajectories" aria-label="trajectories">
         {items.map((t) => (
           <li key={t.id} class="trajectory" data-reward={t.reward ?? ''}>
             <div class="trajectory-head">
               <span class="reward">{t.reward == null ? 'unscored' : `reward ${t.reward.toFixed(3)}`}</span>
-              <span class="muted">step {t.taskInput.step}{t.isTest ? ' · test' : ''}</span>
+              <span class="muted">
+                step {t.taskInput.step}
+                {t.isTest ? ' · test' : ''}
+              </span>
               <span class="input">{t.taskInput.inputText}</span>
             </div>
             {t.judgeExplanation && (
@@ -323,7 +436,10 @@ function Trajectories({ runId, version }: { runId: string; version: number }) {
         ))}
       </ol>
       {next && (
-        <button type="button" onClick={() => (items.length < 100 ? setWanted(items.length + TRAJECTORY_PAGE) : void more())}>
+        <button
+          type="button"
+          onClick={() => (items.length < 100 ? setWanted(items.length + TRAJECTORY_PAGE) : void more())}
+        >
           More trajectories
         </button>
       )}
@@ -355,11 +471,17 @@ function CancelButton({ run, onCancelled }: { run: RunDetail; onCancelled: (stat
       {message && <span class="error small">{message}</span>}
       {armed ? (
         <>
-          <button type="button" class="danger" disabled={busy} onClick={cancel}>Yes, cancel the run</button>
-          <button type="button" onClick={() => setArmed(false)}>Keep it</button>
+          <button type="button" class="danger" disabled={busy} onClick={cancel}>
+            Yes, cancel the run
+          </button>
+          <button type="button" onClick={() => setArmed(false)}>
+            Keep it
+          </button>
         </>
       ) : (
-        <button type="button" class="danger-outline" onClick={() => setArmed(true)}>Cancel run</button>
+        <button type="button" class="danger-outline" onClick={() => setArmed(true)}>
+          Cancel run
+        </button>
       )}
     </span>
   );

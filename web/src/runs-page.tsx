@@ -2,9 +2,10 @@
 // status, kept live by the runStatusChanged subscription (a transition or a new run refetches the
 // page on screen, debounced, so a burst of events costs one query).
 import { useEffect, useMemo, useState } from 'preact/hooks';
+
 import { debounce, gql, onKeyChanged, onReconnected, subscribe, whenLive } from './api';
 import { fmtReward, fmtTime, StatusBadge, stepOf } from './format';
-import { PAGE_SIZE, RUN_STATUS_CHANGED, RUNS, STATUSES, MAX_COMPARED, type RunsData, type Status } from './queries';
+import { MAX_COMPARED, PAGE_SIZE, RUN_STATUS_CHANGED, RUNS, STATUSES, type RunsData, type Status } from './queries';
 import { Link, navigate } from './router';
 
 type Cursor = { after?: string; before?: string };
@@ -23,7 +24,9 @@ export function RunsPage() {
     const filter: Record<string, unknown> = {};
     if (project) filter.projectName = project;
     if (statuses.length) filter.status = statuses;
-    return cursor.before ? { filter, last: PAGE_SIZE, before: cursor.before } : { filter, first: PAGE_SIZE, after: cursor.after ?? null };
+    return cursor.before
+      ? { filter, last: PAGE_SIZE, before: cursor.before }
+      : { filter, first: PAGE_SIZE, after: cursor.after ?? null };
   }, [project, statuses, cursor]);
 
   useEffect(() => {
@@ -63,7 +66,9 @@ export function RunsPage() {
     setStatuses((prev) => (prev.includes(s) ? prev.filter((x) => x !== s) : [...prev, s]));
   };
   const toggleSelected = (id: string) =>
-    setSelected((prev) => (prev.includes(id) ? prev.filter((x) => x !== id) : prev.length >= MAX_COMPARED ? prev : [...prev, id]));
+    setSelected((prev) =>
+      prev.includes(id) ? prev.filter((x) => x !== id) : prev.length >= MAX_COMPARED ? prev : [...prev, id],
+    );
 
   const runs = data?.edges.map((e) => e.node) ?? [];
   return (
@@ -73,9 +78,18 @@ export function RunsPage() {
         <span class="muted" data-testid="runs-total">
           {data ? `${data.totalCount} run${data.totalCount === 1 ? '' : 's'}` : 'loading…'}
         </span>
-        {live && <span class="live-dot" data-testid="live" title="updates live">live</span>}
+        {live && (
+          <span class="live-dot" data-testid="live" title="updates live">
+            live
+          </span>
+        )}
         <span class="spacer" />
-        <button type="button" class="primary" disabled={selected.length < 2} onClick={() => navigate(`/compare?ids=${selected.map(encodeURIComponent).join(',')}`)}>
+        <button
+          type="button"
+          class="primary"
+          disabled={selected.length < 2}
+          onClick={() => navigate(`/compare?ids=${selected.map(encodeURIComponent).join(',')}`)}
+        >
           Compare {selected.length ? `(${selected.length})` : ''}
         </button>
       </header>
@@ -90,7 +104,12 @@ export function RunsPage() {
       >
         <label>
           Project{' '}
-          <input name="project" value={projectInput} placeholder="any project" onInput={(e) => setProjectInput((e.target as HTMLInputElement).value)} />
+          <input
+            name="project"
+            value={projectInput}
+            placeholder="any project"
+            onInput={(e) => setProjectInput((e.target as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit">Filter</button>
         <div class="status-filter" role="group" aria-label="status filter">
@@ -103,7 +122,11 @@ export function RunsPage() {
         </div>
       </form>
 
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
 
       <table class="runs" aria-label="training runs">
         <thead>
@@ -122,7 +145,12 @@ export function RunsPage() {
           {runs.map((run) => (
             <tr key={run.id} data-run-id={run.id} data-status={run.status}>
               <td class="narrow">
-                <input type="checkbox" aria-label={`compare run ${run.id}`} checked={selected.includes(run.id)} onChange={() => toggleSelected(run.id)} />
+                <input
+                  type="checkbox"
+                  aria-label={`compare run ${run.id}`}
+                  checked={selected.includes(run.id)}
+                  onChange={() => toggleSelected(run.id)}
+                />
               </td>
               <td>
                 <Link href={`/runs/${encodeURIComponent(run.id)}`} class="run-link">
@@ -151,13 +179,21 @@ export function RunsPage() {
       </table>
 
       <nav class="pager" aria-label="pages">
-        <button type="button" disabled={!data?.pageInfo.hasPreviousPage && !cursor.after} onClick={() => setCursor(data?.pageInfo.startCursor ? { before: data.pageInfo.startCursor } : {})}>
+        <button
+          type="button"
+          disabled={!data?.pageInfo.hasPreviousPage && !cursor.after}
+          onClick={() => setCursor(data?.pageInfo.startCursor ? { before: data.pageInfo.startCursor } : {})}
+        >
           ← Newer
         </button>
         <button type="button" disabled={!cursor.after && !cursor.before} onClick={() => setCursor({})}>
           Newest
         </button>
-        <button type="button" disabled={!data?.pageInfo.hasNextPage && !cursor.before} onClick={() => data?.pageInfo.endCursor && setCursor({ after: data.pageInfo.endCursor })}>
+        <button
+          type="button"
+          disabled={!data?.pageInfo.hasNextPage && !cursor.before}
+          onClick={() => data?.pageInfo.endCursor && setCursor({ after: data.pageInfo.endCursor })}
+        >
           Older →
         </button>
       </nav>

@@ -11,7 +11,15 @@ let app: App | null = null;
 serveWorker({
   /** `limits` overrides defaults a scenario must set for itself (say, subscriptions per client address for a crowd). */
   async start(p: { databasePath: string; limits?: Partial<LimitsConfig> }) {
-    app = await createApp(makeConfig({ port: 0, host: '127.0.0.1', logLevel: 'error', database: parseDatabaseUrl(`sqlite:${p.databasePath}`), limits: p.limits }));
+    app = await createApp(
+      makeConfig({
+        port: 0,
+        host: '127.0.0.1',
+        logLevel: 'error',
+        database: parseDatabaseUrl(`sqlite:${p.databasePath}`),
+        limits: p.limits,
+      }),
+    );
     return { url: await app.start(0), pid: process.pid };
   },
   listeners(p: { topic: TopicName }) {
@@ -21,7 +29,14 @@ serveWorker({
   memory() {
     for (let i = 0; i < 3; i++) globalThis.gc?.();
     const m = process.memoryUsage();
-    return { gc: typeof globalThis.gc === 'function', rss: residentBytes(), heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
+    return {
+      gc: typeof globalThis.gc === 'function',
+      rss: residentBytes(),
+      heapUsed: m.heapUsed,
+      heapTotal: m.heapTotal,
+      external: m.external,
+      arrayBuffers: m.arrayBuffers,
+    };
   },
   async close() {
     await app?.stop();

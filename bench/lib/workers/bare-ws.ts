@@ -4,7 +4,9 @@
 // the least work any server can do to broadcast that event.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { WebSocketServer, type WebSocket } from 'ws';
+
 import { serveWorker } from '../worker';
 
 const subscriptions = new Map<WebSocket, Set<string>>();

@@ -2,7 +2,9 @@
 // with yoga's defaults, on node:http like Atelier.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { createSchema, createYoga } from 'graphql-yoga';
+
 import { serveWorker } from '../worker';
 
 const yoga = createYoga({

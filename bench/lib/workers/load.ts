@@ -1,5 +1,6 @@
 // Worker: the HTTP load generator (autocannon), in a process apart from the server under load.
 import autocannon from 'autocannon';
+
 import { serveWorker } from '../worker';
 
 export interface LoadResult {

@@ -5,8 +5,10 @@
 // the status enum, metrics parsed from their JSON text, dates as ISO strings.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import BetterSqlite3 from 'better-sqlite3';
 import { createSchema, createYoga } from 'graphql-yoga';
+
 import { encodeGlobalId } from '../../../src/graphql/global-id';
 import { serveWorker } from '../worker';
 
@@ -90,13 +92,24 @@ let yoga: ReturnType<typeof createYoga> | null = null;
 serveWorker({
   async start(p: { databasePath: string }) {
     db = new BetterSqlite3(p.databasePath, { readonly: true });
-    const page = db.prepare('SELECT id, status, project_name, model_name, created_at, started_at, metrics FROM training_runs ORDER BY created_at DESC, id DESC LIMIT ?');
+    const page = db.prepare(
+      'SELECT id, status, project_name, model_name, created_at, started_at, metrics FROM training_runs ORDER BY created_at DESC, id DESC LIMIT ?',
+    );
     const count = db.prepare('SELECT COUNT(1) AS n FROM training_runs');
     yoga = createYoga({
       schema: createSchema({
         typeDefs,
         resolvers: {
-          TrainingStatus: { PENDING: 'pending', GENERATING: 'generating', COLLECTING: 'collecting', SCORING: 'scoring', TRAINING: 'training', COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled' },
+          TrainingStatus: {
+            PENDING: 'pending',
+            GENERATING: 'generating',
+            COLLECTING: 'collecting',
+            SCORING: 'scoring',
+            TRAINING: 'training',
+            COMPLETED: 'completed',
+            FAILED: 'failed',
+            CANCELLED: 'cancelled',
+          },
           Query: {
             runs: (_root: unknown, args: { first?: number | null }) => {
               const first = args.first ?? 20;

@@ -3,6 +3,7 @@
 // on one clock: time from the reply's arrival to the last subscriber's event.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+
 import { now } from '../stats';
 import { serveWorker } from '../worker';
 
@@ -32,7 +33,15 @@ async function openClient(g: Group, url: string, query: string, variables: Recor
       lazy: false,
       retryAttempts: 0,
       keepAlive: 0,
-      on: { connected: () => resolve(), error: (e) => reject(e instanceof Error ? e : new Error(`connection failed: ${String((e as { message?: string })?.message ?? e)}`)) },
+      on: {
+        connected: () => resolve(),
+        error: (e) =>
+          reject(
+            e instanceof Error
+              ? e
+              : new Error(`connection failed: ${String((e as { message?: string })?.message ?? e)}`),
+          ),
+      },
     });
   });
   g.clients.push(client);
@@ -53,7 +62,14 @@ async function openClient(g: Group, url: string, query: string, variables: Recor
 
 serveWorker({
   /** Opens `count` clients, `parallel` connection handshakes at a time, each with one subscription. */
-  async connect(p: { group: string; url: string; count: number; query: string; variables?: Record<string, unknown>; parallel?: number }) {
+  async connect(p: {
+    group: string;
+    url: string;
+    count: number;
+    query: string;
+    variables?: Record<string, unknown>;
+    parallel?: number;
+  }) {
     const g = group(p.group);
     const started = now();
     const parallel = p.parallel ?? 100;
@@ -90,7 +106,8 @@ serveWorker({
     const complete = await allIn;
     g.onArrival = null;
     if (!res.ok) throw new Error(`trigger answered ${res.status}: ${reply.slice(0, 300)}`);
-    if (!complete) throw new Error(`only ${g.arrivals.length} of ${expected} subscribers got the event within the timeout`);
+    if (!complete)
+      throw new Error(`only ${g.arrivals.length} of ${expected} subscribers got the event within the timeout`);
     if (g.errors.length) throw new Error(`${g.errors.length} subscribers got errors, e.g. ${g.errors[0]}`);
     const sorted = [...g.arrivals].sort((a, b) => a - b);
     return {

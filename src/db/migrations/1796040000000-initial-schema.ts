@@ -2,9 +2,20 @@
 // Written with the QueryRunner API only, so the same migration runs on SQLite and PostgreSQL.
 import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 
-const id = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' as const };
+const id = {
+  name: 'id',
+  type: 'integer',
+  isPrimary: true,
+  isGenerated: true,
+  generationStrategy: 'increment' as const,
+};
 const runFk = () =>
-  new TableForeignKey({ columnNames: ['run_id'], referencedTableName: 'training_runs', referencedColumnNames: ['id'], onDelete: 'CASCADE' });
+  new TableForeignKey({
+    columnNames: ['run_id'],
+    referencedTableName: 'training_runs',
+    referencedColumnNames: ['id'],
+    onDelete: 'CASCADE',
+  });
 const runId = { name: 'run_id', type: 'integer' };
 
 export class InitialSchema1796040000000 implements MigrationInterface {
@@ -103,7 +114,9 @@ export class InitialSchema1796040000000 implements MigrationInterface {
           { name: 'recorded_at', type: 'varchar', length: '32' },
         ],
         foreignKeys: [runFk()],
-        indices: [new TableIndex({ name: 'UQ_metric_points_run_step', columnNames: ['run_id', 'step'], isUnique: true })],
+        indices: [
+          new TableIndex({ name: 'UQ_metric_points_run_step', columnNames: ['run_id', 'step'], isUnique: true }),
+        ],
       }),
     );
 
@@ -119,7 +132,9 @@ export class InitialSchema1796040000000 implements MigrationInterface {
           { name: 'context', type: 'text', isNullable: true },
         ],
         foreignKeys: [runFk()],
-        indices: [new TableIndex({ name: 'UQ_task_inputs_run_position', columnNames: ['run_id', 'position'], isUnique: true })],
+        indices: [
+          new TableIndex({ name: 'UQ_task_inputs_run_position', columnNames: ['run_id', 'position'], isUnique: true }),
+        ],
       }),
     );
   }

@@ -11,7 +11,10 @@ export class Pipeline1796045000000 implements MigrationInterface {
       new TableColumn({ name: 'mode', type: 'varchar', length: '16', default: "'tracked'" }),
       new TableColumn({ name: 'current_step', type: 'integer', isNullable: true }),
     ]);
-    await q.createIndex('training_runs', new TableIndex({ name: 'IDX_training_runs_mode_status', columnNames: ['mode', 'status', 'id'] }));
+    await q.createIndex(
+      'training_runs',
+      new TableIndex({ name: 'IDX_training_runs_mode_status', columnNames: ['mode', 'status', 'id'] }),
+    );
     await q.addColumn('trajectories', new TableColumn({ name: 'choice', type: 'text', isNullable: true }));
     await q.createTable(
       new Table({
@@ -25,8 +28,21 @@ export class Pipeline1796045000000 implements MigrationInterface {
           { name: 'values', type: 'text' },
           { name: 'recorded_at', type: 'varchar', length: '32' },
         ],
-        foreignKeys: [new TableForeignKey({ columnNames: ['run_id'], referencedTableName: 'training_runs', referencedColumnNames: ['id'], onDelete: 'CASCADE' })],
-        indices: [new TableIndex({ name: 'UQ_gradient_steps_run_step', columnNames: ['run_id', 'step', 'gradient_step'], isUnique: true })],
+        foreignKeys: [
+          new TableForeignKey({
+            columnNames: ['run_id'],
+            referencedTableName: 'training_runs',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
+        ],
+        indices: [
+          new TableIndex({
+            name: 'UQ_gradient_steps_run_step',
+            columnNames: ['run_id', 'step', 'gradient_step'],
+            isUnique: true,
+          }),
+        ],
       }),
     );
   }

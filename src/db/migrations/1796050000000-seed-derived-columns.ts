@@ -9,7 +9,9 @@ export class SeedDerivedColumns1796050000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     if (q.connection.driver.options.type !== 'better-sqlite3') return;
     await q.query(`UPDATE trajectories SET step = json_extract(task_input, '$.step') WHERE step IS NULL`);
-    await q.query(`UPDATE training_runs SET avg_reward = json_extract(metrics, '$.avg_reward') WHERE avg_reward IS NULL AND metrics IS NOT NULL`);
+    await q.query(
+      `UPDATE training_runs SET avg_reward = json_extract(metrics, '$.avg_reward') WHERE avg_reward IS NULL AND metrics IS NOT NULL`,
+    );
   }
 
   async down(): Promise<void> {

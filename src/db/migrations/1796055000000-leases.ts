@@ -11,7 +11,10 @@ export class Leases1796055000000 implements MigrationInterface {
       new TableColumn({ name: 'lease_owner', type: 'varchar', length: '128', isNullable: true }),
       new TableColumn({ name: 'lease_expires_at', type: 'varchar', length: '32', isNullable: true }),
     ]);
-    await q.createIndex('training_runs', new TableIndex({ name: 'IDX_training_runs_backend_status', columnNames: ['backend', 'status', 'id'] }));
+    await q.createIndex(
+      'training_runs',
+      new TableIndex({ name: 'IDX_training_runs_backend_status', columnNames: ['backend', 'status', 'id'] }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

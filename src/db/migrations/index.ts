@@ -5,4 +5,10 @@ import { Leases1796055000000 } from './1796055000000-leases';
 import { ApiKeys1796060000000 } from './1796060000000-api-keys';
 
 /** Every migration, oldest first. */
-export const migrations = [InitialSchema1796040000000, Pipeline1796045000000, SeedDerivedColumns1796050000000, Leases1796055000000, ApiKeys1796060000000];
+export const migrations = [
+  InitialSchema1796040000000,
+  Pipeline1796045000000,
+  SeedDerivedColumns1796050000000,
+  Leases1796055000000,
+  ApiKeys1796060000000,
+];

@@ -1,10 +1,10 @@
 // What every stage gets from the loop in execution.ts: the run's dependencies and settings, the
 // abort signal, write guards, and the progress it reports (which also keeps the stall watchdog quiet).
+import type { PipelineSettings } from '../../domain/pipeline-settings';
+import type { TrainingStatus } from '../../domain/status-machine';
 import type { RunProgressEvent } from '../../events/topics';
 import type { WriteGuard } from '../../runs/write-guard';
-import type { TrainingStatus } from '../../domain/status-machine';
 import type { PipelineDeps } from '../deps';
-import type { PipelineSettings } from '../../domain/pipeline-settings';
 
 /** The current step's counters, as published in runProgress. */
 export type StepProgress = Omit<RunProgressEvent, 'runId' | 'totalSteps' | 'at'>;

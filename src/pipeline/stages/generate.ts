@@ -1,7 +1,7 @@
 // GENERATING: writes the run's system prompt (if it has none) and asks the generator model for its
 // distinct task inputs, then stores both as the run's dataset.
-import type { TrainingRun } from '../../runs/run.model';
 import { ProviderError } from '../../providers/http';
+import type { TrainingRun } from '../../runs/run.model';
 import { cleanInputs, inputsRequest, systemPromptRequest } from '../prompts';
 import type { StageContext } from './context';
 
@@ -24,7 +24,11 @@ export async function generate(ctx: StageContext, run: TrainingRun): Promise<voi
   for (let attempt = 1; attempt <= GENERATION_ATTEMPTS && inputs.length < run.numExamples; attempt++) {
     const wanted = run.numExamples - inputs.length;
     try {
-      const answer = await generator.completeJson(inputsRequest(generatorModel, run.taskDescription, wanted), (v) => v, ctx.signal);
+      const answer = await generator.completeJson(
+        inputsRequest(generatorModel, run.taskDescription, wanted),
+        (v) => v,
+        ctx.signal,
+      );
       for (const text of cleanInputs(answer)) {
         if (!seen.has(text)) {
           seen.add(text);
@@ -38,7 +42,16 @@ export async function generate(ctx: StageContext, run: TrainingRun): Promise<voi
     ctx.touch();
   }
   if (inputs.length < run.numExamples) {
-    throw new ProviderError(`the generator gave ${inputs.length} distinct inputs of ${run.numExamples} after ${GENERATION_ATTEMPTS} attempts`, null, false);
+    throw new ProviderError(
+      `the generator gave ${inputs.length} distinct inputs of ${run.numExamples} after ${GENERATION_ATTEMPTS} attempts`,
+      null,
+      false,
+    );
   }
-  await deps.runs.recordDataset(run.id, inputs.slice(0, run.numExamples).map((inputText) => ({ inputText, context: null })), systemPrompt, ctx.guard('generating'));
+  await deps.runs.recordDataset(
+    run.id,
+    inputs.slice(0, run.numExamples).map((inputText) => ({ inputText, context: null })),
+    systemPrompt,
+    ctx.guard('generating'),
+  );
 }

@@ -4,7 +4,15 @@ import type { ChatClient, ChatMessage } from '../../providers/chat';
 import { ProviderError } from '../../providers/http';
 import { messagesFromJson } from '../../trajectories/trajectory.model';
 import { mapLimit } from '../concurrency';
-import { buildJudgeRequest, JudgeAnswerError, parseJudgeAnswer, retryRequest, scoresForGroup, type JudgePrompt, type JudgeScore } from '../ruler';
+import {
+  buildJudgeRequest,
+  JudgeAnswerError,
+  parseJudgeAnswer,
+  retryRequest,
+  scoresForGroup,
+  type JudgePrompt,
+  type JudgeScore,
+} from '../ruler';
 import type { StageContext } from './context';
 import { groupsOf } from './groups';
 
@@ -24,7 +32,11 @@ export async function score(ctx: StageContext, step: number): Promise<void> {
       group.scorable.map((t, i) => ({
         id: t.id,
         reward: scores[i].score,
-        metadata: { independent_reward: t.reward, ruler_score: scores[i].score, ruler_explanation: deps.redact(scores[i].explanation) },
+        metadata: {
+          independent_reward: t.reward,
+          ruler_score: scores[i].score,
+          ruler_explanation: deps.redact(scores[i].explanation),
+        },
       })),
       ctx.guard('scoring'),
     );
@@ -40,16 +52,21 @@ async function judge(ctx: StageContext, client: ChatClient, model: string, promp
   for (let attempt = 1; ; attempt++) {
     let answer = '';
     try {
-      return await client.completeJson(request, (value, raw) => {
-        answer = raw;
-        return parseJudgeAnswer(value, prompt.ids);
-      }, ctx.signal);
+      return await client.completeJson(
+        request,
+        (value, raw) => {
+          answer = raw;
+          return parseJudgeAnswer(value, prompt.ids);
+        },
+        ctx.signal,
+      );
     } catch (err) {
       if (err instanceof JudgeAnswerError && err.retryable && attempt === 1) {
         request = retryRequest(prompt, answer, err.message.replace(/^the judge returned /, ''));
         continue;
       }
-      if (err instanceof JudgeAnswerError) throw new ProviderError(`RULER judge (${model}): ${err.message}`, 200, false);
+      if (err instanceof JudgeAnswerError)
+        throw new ProviderError(`RULER judge (${model}): ${err.message}`, 200, false);
       throw err;
     }
   }

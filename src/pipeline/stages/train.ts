@@ -8,14 +8,20 @@
 // sent again only because the backend says the checkpoint was not saved (`art run` stops a step whose
 // client went away; a worker keeps training and answers 409 busy, which is waited out, not counted).
 // A serverless job that was created is never created twice: losing its events fails the step.
+import {
+  TrainingCallError,
+  type ArtTrajectory,
+  type ArtTrajectoryGroup,
+  type TrainableModel,
+  type TrainingBackend,
+} from '../../backends';
 import type { TrajectoryRow } from '../../db/entities';
-import { ConflictError } from '../../errors';
-import type { TrainingRun } from '../../runs/run.model';
 import { parseJsonObject } from '../../db/json';
-import { messagesFromJson } from '../../trajectories/trajectory.model';
-import { TrainingCallError, type ArtTrajectory, type ArtTrajectoryGroup, type TrainableModel, type TrainingBackend } from '../../backends';
-import { pause } from '../../providers/http';
 import { GRADIENT_STEPS_KEY, LOSS_KEY } from '../../domain/train-metrics';
+import { ConflictError } from '../../errors';
+import { pause } from '../../providers/http';
+import type { TrainingRun } from '../../runs/run.model';
+import { messagesFromJson } from '../../trajectories/trajectory.model';
 import type { StageContext } from './context';
 import { trainingGroups } from './groups';
 
@@ -29,12 +35,23 @@ export interface TrainOutcome {
 }
 
 /** Trains the step; answers the gradient steps' metrics, the backend's new step and the groups sent. */
-export async function train(ctx: StageContext, backend: TrainingBackend, model: TrainableModel, run: TrainingRun, step: number, backendStep: number): Promise<TrainOutcome> {
+export async function train(
+  ctx: StageContext,
+  backend: TrainingBackend,
+  model: TrainableModel,
+  run: TrainingRun,
+  step: number,
+  backendStep: number,
+): Promise<TrainOutcome> {
   const { deps, progress } = ctx;
   const groups = await trainingGroups(ctx, step);
   // Nothing scored to train on: a training call with no groups would only make an empty checkpoint.
   if (groups.length === 0) return { lines: [], step: backendStep, groups: 0 };
-  const payload: ArtTrajectoryGroup[] = groups.map((g) => ({ trajectories: g.map(toArtTrajectory), metadata: {}, exceptions: [] }));
+  const payload: ArtTrajectoryGroup[] = groups.map((g) => ({
+    trajectories: g.map(toArtTrajectory),
+    metadata: {},
+    exceptions: [],
+  }));
   const attempts = deps.config.retryAttempts;
   let failures = 0;
   let busyWaits = 0;
@@ -43,35 +60,57 @@ export async function train(ctx: StageContext, backend: TrainingBackend, model: 
     progress.gradientStepsDone = 0;
     progress.gradientStepsTotal = null;
     try {
-      const result = await backend.train(model, payload, { learning_rate: run.learningRate, beta: 0 }, (values) => {
-        lines.push(values);
-        progress.gradientStepsDone = lines.length;
-        if (typeof values[GRADIENT_STEPS_KEY] === 'number') progress.gradientStepsTotal = values[GRADIENT_STEPS_KEY];
-        ctx.touch();
-        ctx.publishProgress();
-        void deps.metrics.recordGradientStep(run.id, step, lines.length - 1, values, ctx.guard('training')).catch((err) => deps.logger.warn(`run ${run.id}: could not store a gradient step: ${err.message}`));
-      }, ctx.signal);
+      const result = await backend.train(
+        model,
+        payload,
+        { learning_rate: run.learningRate, beta: 0 },
+        (values) => {
+          lines.push(values);
+          progress.gradientStepsDone = lines.length;
+          if (typeof values[GRADIENT_STEPS_KEY] === 'number') progress.gradientStepsTotal = values[GRADIENT_STEPS_KEY];
+          ctx.touch();
+          ctx.publishProgress();
+          void deps.metrics
+            .recordGradientStep(run.id, step, lines.length - 1, values, ctx.guard('training'))
+            .catch((err) => deps.logger.warn(`run ${run.id}: could not store a gradient step: ${err.message}`));
+        },
+        ctx.signal,
+      );
       return { lines, step: result.step ?? (await backend.currentStep(model, ctx.signal)), groups: groups.length };
     } catch (err) {
       if (!(err instanceof TrainingCallError) || !err.transient) throw err;
       const saved = await backend.currentStep(model, ctx.signal);
       if (saved > backendStep) {
-        deps.logger.warn(`run ${run.id}: training step ${step} reported ${deps.redact(err.message)}, but backend ${backend.name} saved it (step ${saved})`);
+        deps.logger.warn(
+          `run ${run.id}: training step ${step} reported ${deps.redact(err.message)}, but backend ${backend.name} saved it (step ${saved})`,
+        );
         return { lines, step: saved, groups: groups.length };
       }
       const delay = Math.min(60_000, Math.random() * deps.config.retryBaseMs * 2 ** Math.min(failures, 16));
       if (err.busy) {
         // Still training an earlier call's step: wait (the stall watchdog bounds this), then ask again.
-        deps.logger.warn(`run ${run.id}: backend ${backend.name} is still training step ${step} from an earlier call; waiting`);
+        deps.logger.warn(
+          `run ${run.id}: backend ${backend.name} is still training step ${step} from an earlier call; waiting`,
+        );
         await pause(Math.min(5000, deps.config.retryBaseMs * 2 ** Math.min(busyWaits++, 6)), ctx.signal);
         continue;
       }
-      if (++failures >= attempts) throw new TrainingCallError(`${err.message} (gave up after ${attempts} attempts)`, err.status, false, err.started);
+      if (++failures >= attempts)
+        throw new TrainingCallError(
+          `${err.message} (gave up after ${attempts} attempts)`,
+          err.status,
+          false,
+          err.started,
+        );
       if (err.started) {
-        deps.logger.warn(`run ${run.id}: training step ${step} broke off after ${lines.length} gradient steps (${deps.redact(err.message)}); backend ${backend.name} did not save it, training it again`);
+        deps.logger.warn(
+          `run ${run.id}: training step ${step} broke off after ${lines.length} gradient steps (${deps.redact(err.message)}); backend ${backend.name} did not save it, training it again`,
+        );
         await deps.metrics.clearGradientSteps(run.id, step, ctx.guard('training'));
       } else {
-        deps.logger.warn(`run ${run.id}: training step ${step} could not start (${deps.redact(err.message)}); trying again in ${Math.round(delay)} ms`);
+        deps.logger.warn(
+          `run ${run.id}: training step ${step} could not start (${deps.redact(err.message)}); trying again in ${Math.round(delay)} ms`,
+        );
       }
       await pause(delay, ctx.signal);
     }
@@ -80,15 +119,23 @@ export async function train(ctx: StageContext, backend: TrainingBackend, model: 
 
 /** Why a step had no group to train, from its stored rollouts. */
 export async function whyNothingToTrain(ctx: StageContext, step: number): Promise<string> {
-  const rollouts = (await ctx.deps.trajectories.forStep(ctx.runId, step)).map((t) => parseJsonObject(t.metadata)).filter((m) => m.kind === 'rollout');
+  const rollouts = (await ctx.deps.trajectories.forStep(ctx.runId, step))
+    .map((t) => parseJsonObject(t.metadata))
+    .filter((m) => m.kind === 'rollout');
   const errors = rollouts.map((m) => m.error).filter((e): e is string => typeof e === 'string');
-  if (rollouts.length > 0 && errors.length === rollouts.length) return `every rollout failed (last error: ${errors.at(-1)})`;
+  if (rollouts.length > 0 && errors.length === rollouts.length)
+    return `every rollout failed (last error: ${errors.at(-1)})`;
   const dropped = rollouts.map((m) => m.dropped_reason).find((r): r is string => typeof r === 'string');
   return dropped ? `no group had two scored rollouts (${dropped})` : 'no group had two scored rollouts';
 }
 
 /** The step's history point: reward statistics come from the stored (scored) trajectories. */
-export async function finishStep(ctx: StageContext, step: number, epoch: number, lines: Record<string, number>[]): Promise<void> {
+export async function finishStep(
+  ctx: StageContext,
+  step: number,
+  epoch: number,
+  lines: Record<string, number>[],
+): Promise<void> {
   const mean = (key: string) => {
     const xs = lines.map((l) => l[key]).filter((x): x is number => typeof x === 'number');
     return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
@@ -102,9 +149,17 @@ export async function finishStep(ctx: StageContext, step: number, epoch: number,
     const m = mean(key);
     if (m !== null) values[key] = m;
   }
-  Object.assign(values, { groups: groups.length, trainable_groups: trainable, [GRADIENT_STEPS_KEY]: mean(GRADIENT_STEPS_KEY) ?? lines.length });
+  Object.assign(values, {
+    groups: groups.length,
+    trainable_groups: trainable,
+    [GRADIENT_STEPS_KEY]: mean(GRADIENT_STEPS_KEY) ?? lines.length,
+  });
   try {
-    await ctx.deps.metrics.record(ctx.runId, [{ step, epoch, trainingLoss: mean(LOSS_KEY), values }], ctx.guard('training'));
+    await ctx.deps.metrics.record(
+      ctx.runId,
+      [{ step, epoch, trainingLoss: mean(LOSS_KEY), values }],
+      ctx.guard('training'),
+    );
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err; // already recorded before a restart
   }
@@ -115,13 +170,18 @@ function toArtTrajectory(row: TrajectoryRow): ArtTrajectory {
   const messages = messagesFromJson(row.messages);
   const meta = parseJsonObject(row.metadata);
   const metadata: Record<string, string | number | boolean | null> = {};
-  for (const [k, v] of Object.entries(meta)) if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) metadata[k] = v as string | number | boolean | null;
+  for (const [k, v] of Object.entries(meta))
+    if (v === null || ['string', 'number', 'boolean'].includes(typeof v))
+      metadata[k] = v as string | number | boolean | null;
   return {
     // The context as plain messages; the trained assistant turn as the choice verbatim (token logprobs included).
     messages_and_choices: [...messages.slice(0, -1), JSON.parse(row.choice!)],
     tools: null,
     reward: row.reward!,
-    metrics: { ruler_score: row.reward!, ...(typeof meta.independent_reward === 'number' ? { independent_reward: meta.independent_reward } : {}) },
+    metrics: {
+      ruler_score: row.reward!,
+      ...(typeof meta.independent_reward === 'number' ? { independent_reward: meta.independent_reward } : {}),
+    },
     metadata,
     logs: typeof meta.ruler_explanation === 'string' ? [meta.ruler_explanation] : [],
   };
