@@ -55,8 +55,16 @@ export async function train(
   const attempts = deps.config.retryAttempts;
   let failures = 0;
   let busyWaits = 0;
-  for (;;) {
+  let lastLines: Record<string, number>[] = [];
+  for (let retry = false; ; retry = true) {
+    // Right before sending the step again, ask once more whether the backend saved it meanwhile (a
+    // call it kept training after its stream was cut may end during the wait): never train it twice.
+    if (retry) {
+      const saved = await backend.currentStep(model, ctx.signal);
+      if (saved > backendStep) return { lines: lastLines, step: saved, groups: groups.length };
+    }
     const lines: Record<string, number>[] = [];
+    lastLines = lines;
     progress.gradientStepsDone = 0;
     progress.gradientStepsTotal = null;
     try {
