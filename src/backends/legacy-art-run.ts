@@ -11,6 +11,7 @@ import { readNdjson } from './ndjson';
 import type { BackendClientOptions } from './options';
 import {
   reachableFrom,
+  stepNumber,
   TrainingCallError,
   type ArtTrajectoryGroup,
   type BackendHealth,
@@ -155,14 +156,7 @@ export class LegacyArtRunBackend implements TrainingBackend {
   }
 
   async currentStep(model: TrainableModel, signal?: AbortSignal): Promise<number> {
-    const step = await this.call<unknown>('/_get_step', modelJson(model), signal);
-    if (typeof step !== 'number' || !Number.isInteger(step) || step < 0)
-      throw new ProviderError(
-        `ART backend /_get_step: expected a step number, got ${JSON.stringify(step)}`,
-        200,
-        false,
-      );
-    return step;
+    return stepNumber(await this.call<unknown>('/_get_step', modelJson(model), signal), 'ART backend /_get_step');
   }
 
   /** One attempt: the pipeline's train stage decides about retries (it knows whether the stream had started). */

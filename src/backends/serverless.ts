@@ -12,6 +12,7 @@ import { currentMetricNames, GRADIENT_STEPS_KEY } from '../domain/train-metrics'
 import { callJson, callWithRetry, getJson, pause, ProviderError } from '../providers/http';
 import type { BackendClientOptions } from './options';
 import {
+  stepNumber,
   TrainingCallError,
   type ArtTrajectoryGroup,
   type BackendHealth,
@@ -140,14 +141,7 @@ export class ServerlessBackend implements TrainingBackend {
       `/preview/models/${encodeURIComponent(m.id)}/checkpoints?limit=1&order=desc`,
       signal,
     );
-    const step = page?.data?.[0]?.step ?? 0;
-    if (typeof step !== 'number' || !Number.isInteger(step) || step < 0)
-      throw new ProviderError(
-        `${this.what('/preview/models/checkpoints')}: unexpected step ${JSON.stringify(step)}`,
-        200,
-        false,
-      );
-    return step;
+    return stepNumber(page?.data?.[0]?.step ?? 0, this.what('/preview/models/checkpoints'));
   }
 
   /**

@@ -97,3 +97,9 @@ export function reachableFrom(backendUrl: string, url: string): string {
   if (['0.0.0.0', 'localhost', '[::]'].includes(u.hostname)) u.hostname = new URL(backendUrl).hostname;
   return u.toString().replace(/\/$/, '');
 }
+
+/** A checkpoint step as a backend reports it: a whole number, never negative; anything else is a malformed answer. */
+export function stepNumber(value: unknown, what: string): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  throw new ProviderError(`${what}: expected a step number, got ${JSON.stringify(value)}`, 200, false);
+}

@@ -8,6 +8,7 @@ import { readNdjson } from './ndjson';
 import type { BackendClientOptions } from './options';
 import {
   reachableFrom,
+  stepNumber,
   TrainingCallError,
   type ArtTrajectoryGroup,
   type BackendHealth,
@@ -174,13 +175,7 @@ export class WorkerBackend implements TrainingBackend {
     const answer = await this.withModel(model, signal, () =>
       this.call<{ step?: unknown }>('/v1/models/step', { name: model.name, project: model.project }, signal),
     );
-    if (typeof answer.step !== 'number' || !Number.isInteger(answer.step) || answer.step < 0)
-      throw new ProviderError(
-        `Atelier worker ${this.name} /v1/models/step: expected a step, got ${JSON.stringify(answer).slice(0, 200)}`,
-        200,
-        false,
-      );
-    return answer.step;
+    return stepNumber(answer.step, `Atelier worker ${this.name} /v1/models/step`);
   }
 
   async train(

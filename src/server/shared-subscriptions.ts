@@ -43,6 +43,7 @@ import type { WebSocket } from 'ws';
 
 import { SubscriberOverflowError } from '../events/bounded-iterator';
 import { SHARED_SUBSCRIPTION, type SharedSubscriptionExtension } from '../graphql/shared-subscription';
+import { headersOf } from './sse-resume';
 
 export interface SharedSubscriptionsOptions {
   /** Events a member may fall behind before it is cut off (SUBSCRIPTION_BUFFER); also bounds a group's own backlog. */
@@ -152,7 +153,7 @@ export class SharedSubscriptions {
     const identity = this.options.identity(contextValue);
     if (identity === null) return null;
     // An SSE reconnect resumes after its Last-Event-ID (sse-resume.ts): it replays first, so it runs alone.
-    if (lastEventIdOf(contextValue)) return null;
+    if (headersOf(contextValue)?.get('last-event-id')) return null;
     const operation = getOperationAST(document, operationName);
     if (!operation || operation.operation !== 'subscription') return null;
     const [selection, ...more] = operation.selectionSet.selections;
@@ -522,18 +523,4 @@ class Member {
     };
     return iterator;
   }
-}
-
-/** The Last-Event-ID an HTTP (SSE) request carries, if any; graphql-ws contexts have no request. */
-function lastEventIdOf(context: unknown): string | null {
-  const request =
-    typeof context === 'object' && context !== null && 'request' in context
-      ? (context as { request?: unknown }).request
-      : null;
-  const headers =
-    typeof request === 'object' && request !== null && 'headers' in request
-      ? (request as { headers?: unknown }).headers
-      : null;
-  if (typeof headers !== 'object' || headers === null || typeof (headers as Headers).get !== 'function') return null;
-  return (headers as Headers).get('last-event-id');
 }

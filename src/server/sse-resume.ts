@@ -25,7 +25,7 @@ interface IdPath {
 }
 
 /** The request headers of an HTTP operation (yoga's Request may be a ponyfill); graphql-ws contexts have none. */
-function headersOf(context: unknown): Pick<Headers, 'get'> | null {
+export function headersOf(context: unknown): Pick<Headers, 'get'> | null {
   const request = typeof context === 'object' && context !== null && 'request' in context ? context.request : null;
   const headers = typeof request === 'object' && request !== null && 'headers' in request ? request.headers : null;
   return typeof headers === 'object' && headers !== null && 'get' in headers && typeof headers.get === 'function'
