@@ -2,14 +2,13 @@
 // server that requires API keys, with the code the README shows. The README's code blocks are the
 // files in test/clients/ and the `#region readme:` parts of this file, verbatim: the first test fails
 // when they differ.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 import { ApolloClient, CombinedGraphQLErrors, HttpLink, InMemoryCache, type ObservableQuery } from '@apollo/client';
 import type { ResultOf } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { expectedBlocks, readmeBlocks } from '../scripts/readme-clients';
 import { createApolloClient, createTrackedRun } from './clients/apollo';
 import { createWsClient, followRun } from './clients/graphql-ws';
 import { BestTrajectories, CreateTrackedRun, MoveRun, RunsPage, RunStatusChanged } from './clients/operations';
@@ -33,42 +32,10 @@ function current<T>(query: ObservableQuery<T, any>): T {
 /** The normalized cache: one entry per object, keyed `<__typename>:<id>`. */
 const entries = (client: ApolloClient) => client.cache.extract() as Record<string, Record<string, unknown>>;
 
-const ROOT = join(import.meta.dirname, '..');
-
-/** The README's code blocks that name their source on their first line: `// test/clients/x.ts` or `// test/clients.test.ts#name`. */
-function readmeBlocks(): Map<string, string> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const blocks = new Map<string, string>();
-  for (const m of readme.matchAll(/^```ts\n\/\/ ((?:test\/|codegen\.ts)\S*)\n([\s\S]*?)^```$/gm))
-    blocks.set(m[1], m[2]);
-  return blocks;
-}
-
-/** The `// #region readme:<name>` … `// #endregion` parts of this file, dedented. */
-function regions(): Map<string, string> {
-  const source = readFileSync(join(ROOT, 'test/clients.test.ts'), 'utf8');
-  const out = new Map<string, string>();
-  for (const m of source.matchAll(/^( *)\/\/ #region readme:(\S+)\n([\s\S]*?)^ *\/\/ #endregion$/gm)) {
-    out.set(
-      m[2],
-      m[3]
-        .split('\n')
-        .map((line) => line.slice(m[1].length))
-        .join('\n'),
-    );
-  }
-  return out;
-}
-
 describe('the README Clients section', () => {
   it('shows test/clients/*.ts, codegen.ts and the usage regions of this file verbatim', () => {
     const blocks = readmeBlocks();
-    const expected = new Map<string, string>();
-    for (const f of readdirSync(join(ROOT, 'test/clients')).filter((f) => f.endsWith('.ts'))) {
-      expected.set(`test/clients/${f}`, readFileSync(join(ROOT, 'test/clients', f), 'utf8'));
-    }
-    expected.set('codegen.ts', readFileSync(join(ROOT, 'codegen.ts'), 'utf8'));
-    for (const [name, code] of regions()) expected.set(`test/clients.test.ts#${name}`, code);
+    const expected = expectedBlocks();
     expect(expected.size).toBeGreaterThan(8);
     expect([...blocks.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [name, code] of expected) expect(blocks.get(name), `README block ${name}`).toBe(code);
