@@ -31,6 +31,18 @@ export class MetricsRepo {
     );
   }
 
+  /** How many history points a run has, and its last step (-1 when none): a resume checks the backend against it. */
+  async recorded(runId: number): Promise<{ count: number; lastStep: number }> {
+    const row: { n: string | number; last: string | number | null } | undefined = await this.ds
+      .getRepository(MetricPointEntity)
+      .createQueryBuilder('m')
+      .select('COUNT(*)', 'n')
+      .addSelect('MAX(m.step)', 'last')
+      .where('m.run_id = :runId', { runId })
+      .getRawOne();
+    return { count: Number(row?.n ?? 0), lastStep: row?.last == null ? -1 : Number(row.last) };
+  }
+
   gradientSteps(runId: number, step: number | null): Promise<GradientStepRow[]> {
     return this.ds.getRepository(GradientStepEntity).find({
       where: step === null ? { runId } : { runId, step },

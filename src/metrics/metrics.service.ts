@@ -176,6 +176,11 @@ export class MetricsService {
   }
 
   /** The run's history, one point per step; with maxPoints, buckets that keep each series' min, max and last value. */
+  /** How many history points the run has and its last step (-1 when none). */
+  recorded(runId: number): Promise<{ count: number; lastStep: number }> {
+    return this.repo.recorded(runId);
+  }
+
   async history(runId: number, maxPoints: number | null): Promise<HistoryBucket[]> {
     return toBuckets((await this.repo.history(runId)).map(metricPointFromRow), maxPoints);
   }

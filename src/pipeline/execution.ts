@@ -196,11 +196,10 @@ export class RunExecution {
    * trained a model of this name, and this run would skip steps it never trained.
    */
   private async checkBackendStep(modelName: string, backendStep: number): Promise<void> {
-    const history = await this.deps.metrics.history(this.runId, null);
-    const lastRecorded = history.length ? history[history.length - 1].lastStep : -1;
-    if (backendStep > lastRecorded + 2) {
+    const recorded = await this.deps.metrics.recorded(this.runId);
+    if (backendStep > recorded.lastStep + 2) {
       throw new Error(
-        `the ART backend reports model ${modelName} at step ${backendStep}, but this run recorded ${history.length} step${history.length === 1 ? '' : 's'} of its ${this.totalSteps}: another run or script has trained a model of this name (give this run its own trainedModelName)`,
+        `the ART backend reports model ${modelName} at step ${backendStep}, but this run recorded ${recorded.count} step${recorded.count === 1 ? '' : 's'} of its ${this.totalSteps}: another run or script has trained a model of this name (give this run its own trainedModelName)`,
       );
     }
   }
