@@ -99,8 +99,13 @@ describe.skipIf(!redisUrl || !postgresUrl)(
       await waitFor(() => withRedis.app.events.listenerCount('runStatus') === 1, 5000, 'the subscription');
       await transition(silent, run.id, 'GENERATING');
       await transition(withRedis, run.id, 'COLLECTING');
-      const got = await take(status, 2, 15_000);
-      expect(got.map((e) => e.runStatusChanged.to)).toEqual(['GENERATING', 'COLLECTING']);
+      const got: string[] = [];
+      while (!got.includes('COLLECTING'))
+        got.push(...(await take(status, 1, 15_000)).map((e) => e.runStatusChanged.to));
+      // The run's creation, committed just before the subscription and delivered after the bus's
+      // recovery check, may arrive too: at least once at that boundary, never twice, always in order.
+      expect(got.filter((to) => to !== 'PENDING')).toEqual(['GENERATING', 'COLLECTING']);
+      expect(got.indexOf('PENDING')).toBeLessThan(1);
       expect(await quiet(status, 2500)).toBe(true);
       await client.dispose();
     }, 30_000);
