@@ -5,6 +5,7 @@
 import DataLoader from 'dataloader';
 
 import type { Viewer } from './auth/viewer';
+import type { TrajectoryGroupRow } from './db/entities';
 import type { StatusTransition, TaskInput, TrainingRun } from './runs/run.model';
 import type { Services } from './services';
 import type { Trajectory } from './trajectories/trajectory.model';
@@ -14,6 +15,9 @@ export interface Loaders {
   trajectoryById: DataLoader<number, Trajectory | null>;
   statusHistoryByRunId: DataLoader<number, StatusTransition[]>;
   taskInputsByRunId: DataLoader<number, TaskInput[]>;
+  /** A trajectory's ART JSON, where it was recorded as ART data (null: a seed-shaped row); parsed once per request. */
+  artByTrajectoryId: DataLoader<number, Record<string, unknown> | null>;
+  trajectoryGroupById: DataLoader<number, TrajectoryGroupRow | null>;
 }
 
 export type { Viewer };
@@ -51,6 +55,23 @@ export function createLoaders(s: Services, options: { cache?: boolean } = {}): L
     ),
     taskInputsByRunId: new DataLoader(
       async (ids) => groupBy(ids, await s.runs.taskInputsOf(unique(ids)), (r) => r.runId),
+      { cache },
+    ),
+    artByTrajectoryId: new DataLoader(
+      async (ids) => {
+        const art = await s.trajectories.artOf(unique(ids));
+        return ids.map((id) => {
+          const text = art.get(id);
+          return text === undefined ? null : (JSON.parse(text) as Record<string, unknown>);
+        });
+      },
+      { cache },
+    ),
+    trajectoryGroupById: new DataLoader(
+      async (ids) => {
+        const groups = await s.trajectories.groupsOf(unique(ids));
+        return ids.map((id) => groups.get(id) ?? null);
+      },
       { cache },
     ),
   };

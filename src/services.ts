@@ -2,6 +2,8 @@
 // request's context (src/context.ts) and to the pipeline runner. Repos stay in here: everything
 // outside reads and writes through a service.
 import { ApiKeysService } from './auth/api-keys.service';
+import { CheckpointsRepo } from './checkpoints/checkpoints.repo';
+import { CheckpointsService } from './checkpoints/checkpoints.service';
 import type { Config } from './config';
 import type { Database } from './db/data-source';
 import type { EventBus } from './events/event-bus';
@@ -21,6 +23,7 @@ export interface Services {
   runs: RunsService;
   trajectories: TrajectoriesService;
   metrics: MetricsService;
+  checkpoints: CheckpointsService;
   events: EventBus;
   pipeline: PipelineRunner;
   pipelineDeps: PipelineDeps;
@@ -48,6 +51,7 @@ export function buildServices(
     runs,
     trajectories: new TrajectoriesService(db, events, new TrajectoriesRepo(db.reader, db.kind)),
     metrics: new MetricsService(db, new MetricsRepo(db.reader, db.kind), events),
+    checkpoints: new CheckpointsService(db, new CheckpointsRepo(db.reader, db.kind)),
   };
   const pipelineDeps = createPipelineDeps(config, core, logger, redactor);
   runner = new PipelineRunner(pipelineDeps, db);

@@ -18,6 +18,7 @@ const LAYERS = [
   'runs',
   'trajectories',
   'metrics',
+  'checkpoints',
   'auth',
   'security',
   'pipeline',

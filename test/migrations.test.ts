@@ -41,9 +41,22 @@ const API_INDEXES: Record<string, Array<{ name: string; columns: string[]; uniqu
     { name: 'IDX_trajectories_run_created', columns: ['run_id', 'created_at', 'id'], unique: false },
     { name: 'IDX_trajectories_run_reward', columns: ['run_id', 'reward', 'id'], unique: false },
     { name: 'IDX_trajectories_run_step', columns: ['run_id', 'step', 'id'], unique: false },
+    { name: 'IDX_trajectories_run_split_step', columns: ['run_id', 'split', 'step', 'id'], unique: false },
+    { name: 'IDX_trajectories_group', columns: ['group_id', 'id'], unique: false },
   ],
+  trajectory_groups: [
+    {
+      name: 'UQ_trajectory_groups_run_split_step_index',
+      columns: ['run_id', 'split', 'step', 'group_index'],
+      unique: true,
+    },
+  ],
+  metric_values: [
+    { name: 'UQ_metric_values_run_split_name_step', columns: ['run_id', 'split', 'name', 'step'], unique: true },
+  ],
+  checkpoints: [{ name: 'UQ_checkpoints_run_step', columns: ['run_id', 'step'], unique: true }],
   status_transitions: [{ name: 'IDX_status_transitions_run', columns: ['run_id', 'id'], unique: false }],
-  metric_points: [{ name: 'UQ_metric_points_run_step', columns: ['run_id', 'step'], unique: true }],
+  metric_points: [{ name: 'UQ_metric_points_run_split_step', columns: ['run_id', 'split', 'step'], unique: true }],
   task_inputs: [{ name: 'UQ_task_inputs_run_position', columns: ['run_id', 'position'], unique: true }],
   gradient_steps: [{ name: 'UQ_gradient_steps_run_step', columns: ['run_id', 'step', 'gradient_step'], unique: true }],
 };

@@ -23,7 +23,12 @@ export const ACTIVE_STATUSES: ReadonlySet<TrainingStatus> = new Set([
   'training',
 ]);
 
-/** The forward path; FAILED and CANCELLED are reachable from every non-final state. */
+/**
+ * A PIPELINE run's path, the order Atelier drives it in; FAILED and CANCELLED are reachable from every
+ * non-final state. A TRACKED run follows a script that may not have every stage: it may move to any
+ * later status of this order (COLLECTING → COMPLETED, PENDING → TRAINING) and start a new step from
+ * SCORING or TRAINING back at COLLECTING, but never go back otherwise.
+ */
 const NEXT: Record<TrainingStatus, readonly TrainingStatus[]> = {
   pending: ['generating'],
   generating: ['collecting'],
@@ -39,10 +44,17 @@ export function isFinal(status: TrainingStatus): boolean {
   return FINAL_STATUSES.has(status);
 }
 
-export function canTransition(from: TrainingStatus, to: TrainingStatus): boolean {
+const ORDER: TrainingStatus[] = ['pending', 'generating', 'collecting', 'scoring', 'training', 'completed'];
+
+/** Which runs move how: PIPELINE runs strictly, TRACKED runs forward past stages they do not have. */
+export type TransitionRules = 'pipeline' | 'tracked';
+
+export function canTransition(from: TrainingStatus, to: TrainingStatus, rules: TransitionRules = 'pipeline'): boolean {
   if (isFinal(from)) return false;
   if (to === 'failed' || to === 'cancelled') return true;
-  return NEXT[from].includes(to);
+  if (rules === 'pipeline') return NEXT[from].includes(to);
+  if (to === 'collecting' && (from === 'scoring' || from === 'training')) return true;
+  return ORDER.indexOf(to) > ORDER.indexOf(from);
 }
 
 export interface TransitionEffects {
@@ -59,8 +71,9 @@ export function planTransition(
   from: TrainingStatus,
   to: TrainingStatus,
   reason: string | null | undefined,
+  rules: TransitionRules = 'pipeline',
 ): TransitionEffects {
-  if (!canTransition(from, to)) {
+  if (!canTransition(from, to, rules)) {
     const why = isFinal(from) ? `the run is ${from.toUpperCase()}, a final state` : undefined;
     throw new IllegalTransitionError(
       from,

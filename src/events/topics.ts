@@ -14,6 +14,8 @@ export interface RunStatusEvent {
 
 export interface MetricsRecordedEvent {
   runId: number;
+  /** The split of the points (train, val, …). */
+  split: string;
   /** Steps of the history points just stored. */
   steps: number[];
 }

@@ -10,6 +10,7 @@ import '../runs/runs.graphql';
 import '../runs/run-events.graphql';
 import '../trajectories/trajectories.graphql';
 import '../metrics/metrics.graphql';
+import '../checkpoints/checkpoints.graphql';
 import '../pipeline/pipeline.graphql';
 import '../pipeline/queue.graphql';
 import '../auth/api-keys.graphql';

@@ -1,4 +1,6 @@
 // Inputs and enums shared by several domains' fields: sort direction, numeric ranges, a run's mode.
+import { z } from 'zod';
+
 import { builder } from './builder';
 
 export const OrderDirectionEnum = builder.enumType('OrderDirection', {
@@ -15,4 +17,9 @@ export const RunModeEnum = builder.enumType('RunMode', {
   description:
     'PIPELINE: Atelier drives generation, rollouts, RULER scoring and training. TRACKED: a training script drives ART itself and reports into Atelier.',
   values: { PIPELINE: { value: 'pipeline' }, TRACKED: { value: 'tracked' } } as const,
+});
+
+/** A split's name, as ART's `model.log(split=)` takes it: train, val, or any name. */
+export const SPLIT_RULE = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/, {
+  message: 'must be 1–64 letters, digits, _ . -, starting with a letter, digit or _',
 });

@@ -4,6 +4,7 @@ import { parseDate } from '../db/timestamps';
 
 export interface MetricPoint {
   runId: number;
+  split: string;
   step: number;
   epoch: number;
   totalTrajectories: number;
@@ -26,9 +27,11 @@ export const CORE_SERIES = [
   'trainingLoss',
 ] as const;
 
-export function metricPointFromRow(row: MetricPointRow): MetricPoint {
+/** A stored point with its named values (rows of metric_values). */
+export function metricPointFromRow(row: MetricPointRow, values: Record<string, number> = {}): MetricPoint {
   return {
     runId: row.runId,
+    split: row.split,
     step: row.step,
     epoch: row.epoch,
     totalTrajectories: row.totalTrajectories,
@@ -37,7 +40,7 @@ export function metricPointFromRow(row: MetricPointRow): MetricPoint {
     maxReward: row.maxReward,
     rewardStd: row.rewardStd,
     trainingLoss: row.trainingLoss,
-    values: JSON.parse(row.values) as Record<string, number>,
+    values,
     recordedAt: parseDate(row.recordedAt),
   };
 }

@@ -4,12 +4,16 @@ import { z } from 'zod';
 import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import type { MetricsRecordedEvent } from '../events/topics';
 import { builder } from '../graphql/builder';
+import { SPLIT_RULE } from '../graphql/inputs';
 import { shareSubscribers } from '../graphql/shared-subscription';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { TrainingMetricsRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { TRACKING_API } from '../runs/write-guard';
 import type { MetricPoint } from './metric-point.model';
-import { MAX_POINTS_PER_CALL, toBuckets, type HistoryBucket } from './metrics.service';
+import { DEFAULT_SPLIT, MAX_POINTS_PER_CALL, toBuckets, type HistoryBucket } from './metrics.service';
+
+/** ART's metric keys: `train/reward`, `loss/grad_norm`, `costs/gpu ($)`-like names a user may log. */
+const METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_./:@+=()[\] -]{0,199}$/;
 
 const NamedValueRef = builder.objectRef<{ name: string; value: number | null }>('NamedValue').implement({
   fields: (t) => ({ name: t.exposeString('name'), value: t.exposeFloat('value', { nullable: true }) }),
@@ -46,6 +50,7 @@ const MetricPointRef = builder.objectRef<HistoryBucket>('MetricPoint').implement
       (b: HistoryBucket) =>
         b.last[k];
     return {
+      split: t.string({ description: 'train, val, or any split name.', resolve: last('split') }),
       step: t.int({ resolve: last('step') }),
       epoch: t.int({ resolve: last('epoch') }),
       totalTrajectories: t.int({
@@ -77,8 +82,35 @@ builder.objectField(TrainingRunRef, 'metricHistory', (t) =>
     type: [MetricPointRef],
     description:
       'One point per training step, oldest first. With maxPoints, consecutive steps are bucketed: each point carries the values of its last step and the exact min and max of every series in its bucket; the final step is always the last point.',
-    args: { maxPoints: t.arg.int({ validate: { schema: z.number().int().min(1).max(10_000) } }) },
-    resolve: (run, args, ctx) => ctx.services.metrics.history(run.id, args.maxPoints ?? null),
+    args: {
+      maxPoints: t.arg.int({ validate: { schema: z.number().int().min(1).max(10_000) } }),
+      split: t.arg.string({
+        defaultValue: DEFAULT_SPLIT,
+        description: 'The split whose history this is: train (the default), val, or any name the run has.',
+        validate: { schema: SPLIT_RULE },
+      }),
+      names: t.arg.stringList({
+        description:
+          'Only these named values (all when omitted); the reward statistics and loss come with every point.',
+        validate: { maxLength: 100 },
+      }),
+    },
+    resolve: (run, args, ctx) =>
+      ctx.services.metrics.history(run.id, args.maxPoints ?? null, args.split ?? DEFAULT_SPLIT, args.names ?? null),
+  }),
+);
+
+builder.objectField(TrainingRunRef, 'metricNames', (t) =>
+  t.field({
+    type: [
+      builder.objectRef<{ split: string; name: string | null }>('MetricName').implement({
+        description:
+          'A split the run has history of (name null: its reward statistics and loss), or a named value in it.',
+        fields: (f) => ({ split: f.exposeString('split'), name: f.exposeString('name', { nullable: true }) }),
+      }),
+    ],
+    description: "Every split of the run's history and every value name in each: what a chart can plot.",
+    resolve: (run, _a, ctx) => ctx.services.metrics.names(run.id),
   }),
 );
 
@@ -87,8 +119,8 @@ const NamedValueInput = builder.inputType('NamedValueInput', {
     name: t.string({
       required: true,
       validate: {
-        schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_./-]{0,99}$/, {
-          message: 'must be 1–100 letters, digits, _ . / -, starting with a letter or _',
+        schema: z.string().regex(METRIC_NAME, {
+          message: 'must be 1–200 letters, digits, _ . / - : @ + = ( ) [ ] or spaces, starting with a letter or _',
         }),
       },
     }),
@@ -101,7 +133,10 @@ const MetricPointInput = builder.inputType('MetricPointInput', {
     "One training step's metrics. Reward statistics are computed from the run's stored trajectories of that step.",
   fields: (t) => ({
     step: t.int({ required: true, validate: { schema: z.number().int().min(0) } }),
-    epoch: t.int({ required: true, validate: { schema: z.number().int().min(0) } }),
+    epoch: t.int({
+      description: "Atelier's epoch of the step; 0 when omitted (ART's history has none).",
+      validate: { schema: z.number().int().min(0) },
+    }),
     trainingLoss: t.float(),
     values: t.field({ type: [NamedValueInput], validate: { maxLength: 100 } }),
   }),
@@ -113,10 +148,15 @@ builder.mutationField('recordMetrics', (t) =>
       fields: (f) => ({ points: f.field({ type: [MetricPointRef], resolve: (p) => p.points }) }),
     }),
     description:
-      "Appends history points (one per step) to a TRACKED run and updates its metrics snapshot. A PIPELINE run's metrics are Atelier's own (RunModeError).",
+      "Appends history points (one per step of a split) to a TRACKED run and updates its metrics snapshot. A point for a step the split already has merges into it: new names are added, the same values again are a no-op, a different value is a ConflictError. A PIPELINE run's metrics are Atelier's own (RunModeError).",
     errors: { types: [ValidationError, NotFoundError, ConflictError, RunModeError], directResult: true },
     args: {
       runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
+      split: t.arg.string({
+        defaultValue: DEFAULT_SPLIT,
+        description: "The split these points belong to, as ART's model.log(split=) names it: train, val, or any name.",
+        validate: { schema: SPLIT_RULE },
+      }),
       points: t.arg({ type: [MetricPointInput], required: true, validate: { maxLength: MAX_POINTS_PER_CALL } }),
     },
     resolve: async (_root, args, ctx) => {
@@ -129,7 +169,7 @@ builder.mutationField('recordMetrics', (t) =>
         }
         return { step: p.step, epoch: p.epoch, trainingLoss: p.trainingLoss, values };
       });
-      const saved = await ctx.services.metrics.record(args.runId.id, points, TRACKING_API);
+      const saved = await ctx.services.metrics.record(args.runId.id, points, TRACKING_API, args.split ?? DEFAULT_SPLIT);
       return { points: toBuckets(saved, null) };
     },
   }),
@@ -142,7 +182,7 @@ const MetricsRecordedRef = builder.objectRef<MetricsRecordedEvent>('MetricsRecor
   fields: (t) => ({
     points: t.field({
       type: [MetricPointRef],
-      resolve: (e, _a, ctx) => ctx.services.metrics.pointsAt(e.runId, e.steps),
+      resolve: (e, _a, ctx) => ctx.services.metrics.pointsAt(e.runId, e.split, e.steps),
     }),
     metrics: t.field({
       type: TrainingMetricsRef,

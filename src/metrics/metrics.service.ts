@@ -1,42 +1,30 @@
-// Records a run's metric history. Reward statistics of a point come from the run's stored
-// trajectories of that step, not from the caller; the run's `metrics` snapshot follows the
-// latest step.
+// Records a run's metric history: points per (split, step), each with any named values. Reward
+// statistics of a point come from the run's stored trajectories of that split and step, not from the
+// caller, and stay true whichever arrives first (trajectories/step-stats.ts); the run's `metrics`
+// snapshot follows the latest train step.
+import { In } from 'typeorm';
+
 import type { Database } from '../db/data-source';
-import {
-  GradientStepEntity,
-  MetricPointEntity,
-  TrajectoryEntity,
-  type GradientStepRow,
-  type MetricPointRow,
-} from '../db/entities';
-import { parseJsonObject } from '../db/json';
+import { GradientStepEntity, MetricPointEntity, MetricValueEntity, type GradientStepRow } from '../db/entities';
 import { nowStored } from '../db/timestamps';
 import { downsample, type Bucket } from '../domain/downsample';
-import type { TrainingMetrics } from '../domain/training-metrics';
 import { ConflictError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
-import { writeMetricsSnapshot } from '../runs/runs.repo';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
+import { pointStats, refreshSnapshot, rewardStatsOf } from '../trajectories/step-stats';
 import { CORE_SERIES, metricPointFromRow, type MetricPoint } from './metric-point.model';
-import { rewardStatsBySteps, type MetricsRepo } from './metrics.repo';
+import type { MetricsRepo, StoredPoint } from './metrics.repo';
 
 export interface RecordMetricPointInput {
   step: number;
-  epoch: number;
+  /** Atelier's epoch of the step; 0 when a script does not say (ART's history has none). */
+  epoch?: number | null;
   trainingLoss?: number | null;
   values?: Record<string, number> | null;
 }
 
 export const MAX_POINTS_PER_CALL = 1000;
-
-/** Whether a stored point holds exactly what a caller sends (values compared by name, in any order). */
-function samePoint(row: MetricPointRow, p: RecordMetricPointInput): boolean {
-  if (row.epoch !== p.epoch || row.trainingLoss !== (p.trainingLoss ?? null)) return false;
-  const stored = parseJsonObject(row.values);
-  const sent = p.values ?? {};
-  const names = Object.keys(sent);
-  return names.length === Object.keys(stored).length && names.every((n) => stored[n] === sent[n]);
-}
+export const DEFAULT_SPLIT = 'train';
 
 export type HistoryBucket = Bucket<MetricPoint & { series: Record<string, number | null> }>;
 
@@ -51,6 +39,8 @@ export function toBuckets(points: MetricPoint[], maxPoints: number | null): Hist
   return downsample(withSeries, maxPoints ?? Math.max(1, withSeries.length));
 }
 
+const toPoint = (p: StoredPoint) => metricPointFromRow(p.row, p.values);
+
 export class MetricsService {
   constructor(
     private readonly db: Database,
@@ -58,7 +48,18 @@ export class MetricsService {
     private readonly events: EventBus,
   ) {}
 
-  async record(runId: number, points: RecordMetricPointInput[], guard?: WriteGuard): Promise<MetricPoint[]> {
+  /**
+   * Stores points of one split. A point for a (split, step) already stored merges into it, as ART's
+   * history can have several rows of one step: names it lacks are added, the same values again are a
+   * no-op (a retry), and a different value for a name, loss or epoch it has is a ConflictError.
+   * Points may come for any step, older ones included (ART logs evaluations out of order).
+   */
+  async record(
+    runId: number,
+    points: RecordMetricPointInput[],
+    guard?: WriteGuard,
+    split: string = DEFAULT_SPLIT,
+  ): Promise<MetricPoint[]> {
     if (points.length > MAX_POINTS_PER_CALL)
       throw ValidationError.of('points', 'max', `at most ${MAX_POINTS_PER_CALL} points per call, got ${points.length}`);
     const seen = new Set<number>();
@@ -71,68 +72,89 @@ export class MetricsService {
     return this.db.writes.run(async (tx) => {
       await lockGuarded(tx.em, this.db.kind, runId, guard);
       const pointsRepo = tx.em.getRepository(MetricPointEntity);
+      const valuesRepo = tx.em.getRepository(MetricValueEntity);
       const steps = points.map((p) => p.step);
-      // A retry after a lost answer sends the same points again: those are already stored, and
-      // accepted as they are. A point that differs from the stored one of its step is a conflict.
-      const stored = new Map<number, MetricPointRow>();
+      const stored = new Map<number, StoredPoint>();
       if (steps.length > 0) {
-        for (const row of await pointsRepo
-          .createQueryBuilder('m')
-          .where('m.run_id = :runId AND m.step IN (:...steps)', { runId, steps })
-          .getMany())
-          stored.set(row.step, row);
+        for (const row of await pointsRepo.findBy({ runId, split, step: In(steps) }))
+          stored.set(row.step, { row, values: {} });
+        for (const v of await valuesRepo.findBy({ runId, split, step: In(steps) })) {
+          const point = stored.get(v.step);
+          if (point) point.values[v.name] = v.value;
+        }
       }
+
+      const newValues: Array<{ step: number; name: string; value: number }> = [];
+      const lossUpdates: Array<{ id: number; trainingLoss: number }> = [];
+      const changedSteps = new Set<number>();
       for (const p of points) {
         const old = stored.get(p.step);
-        if (old && !samePoint(old, p))
-          throw new ConflictError(
-            `step ${p.step} of this run already has a different history point; recorded metrics are never overwritten`,
-          );
+        const sent = p.values ?? {};
+        if (old) {
+          const differs: string[] = [];
+          if (p.epoch != null && p.epoch !== old.row.epoch) differs.push(`epoch ${old.row.epoch}, sent ${p.epoch}`);
+          if (p.trainingLoss != null && old.row.trainingLoss !== null && p.trainingLoss !== old.row.trainingLoss)
+            differs.push(`trainingLoss ${old.row.trainingLoss}, sent ${p.trainingLoss}`);
+          for (const [name, value] of Object.entries(sent))
+            if (name in old.values && old.values[name] !== value)
+              differs.push(`${name} ${old.values[name]}, sent ${value}`);
+          if (differs.length)
+            throw new ConflictError(
+              `step ${p.step} of this run already has a different history point in split ${split} (${differs.slice(0, 3).join('; ')}); recorded metrics are never overwritten`,
+            );
+          if (p.trainingLoss != null && old.row.trainingLoss === null) {
+            lossUpdates.push({ id: old.row.id, trainingLoss: p.trainingLoss });
+            old.row.trainingLoss = p.trainingLoss;
+            changedSteps.add(p.step);
+          }
+        }
+        for (const [name, value] of Object.entries(sent))
+          if (!old || !(name in old.values)) {
+            newValues.push({ step: p.step, name, value });
+            changedSteps.add(p.step);
+          }
       }
+
       const fresh = points.filter((p) => !stored.has(p.step));
-      const stats = await rewardStatsBySteps(
+      const stats = await rewardStatsOf(
         tx.em,
         runId,
-        fresh.map((p) => p.step),
+        fresh.map((p) => ({ split, step: p.step })),
       );
       const now = nowStored();
-      const rows = fresh.map((p) => {
-        const s = stats.get(p.step);
-        return pointsRepo.create({
+      for (let i = 0; i < fresh.length; i += 100) {
+        const rows = fresh.slice(i, i + 100).map((p) => ({
           runId,
+          split,
           step: p.step,
-          epoch: p.epoch,
-          totalTrajectories: s?.count ?? 0,
-          avgReward: s?.mean ?? null,
-          minReward: s?.min ?? null,
-          maxReward: s?.max ?? null,
-          rewardStd: s?.std ?? null,
+          epoch: p.epoch ?? 0,
           trainingLoss: p.trainingLoss ?? null,
-          values: JSON.stringify(p.values ?? {}),
           recordedAt: now,
-        });
-      });
-      const saved = rows.length ? await pointsRepo.save(rows, { chunk: 100 }) : [];
-      const byStep = new Map([...stored, ...saved.map((r) => [r.step, r] as const)]);
-      const answer = points.map((p) => metricPointFromRow(byStep.get(p.step)!));
-      if (saved.length === 0) return answer;
-
-      const latest = await pointsRepo.findOne({ where: { runId }, order: { step: 'DESC' } });
-      if (latest) {
-        const total = await tx.em.getRepository(TrajectoryEntity).countBy({ runId });
-        const snapshot: TrainingMetrics = {
-          totalTrajectories: total,
-          avgReward: latest.avgReward,
-          minReward: latest.minReward,
-          maxReward: latest.maxReward,
-          trainingLoss: latest.trainingLoss,
-          epoch: latest.epoch,
-          step: latest.step,
-        };
-        await writeMetricsSnapshot(tx.em, runId, snapshot);
+          ...pointStats(stats, { split, step: p.step }),
+        }));
+        await pointsRepo.createQueryBuilder().insert().values(rows).updateEntity(false).execute();
       }
-      tx.afterCommit(() => this.events.publish('metricsRecorded', { runId, steps: saved.map((r) => r.step) }));
-      return answer;
+      for (const p of fresh) changedSteps.add(p.step);
+      for (const u of lossUpdates) await pointsRepo.update({ id: u.id }, { trainingLoss: u.trainingLoss });
+      for (let i = 0; i < newValues.length; i += 200)
+        await valuesRepo
+          .createQueryBuilder()
+          .insert()
+          .values(newValues.slice(i, i + 200).map((v) => ({ runId, split, ...v })))
+          .updateEntity(false)
+          .execute();
+
+      if (changedSteps.size > 0) {
+        await refreshSnapshot(tx.em, runId);
+        const changed = [...changedSteps].sort((a, b) => a - b);
+        tx.afterCommit(() => this.events.publish('metricsRecorded', { runId, split, steps: changed }));
+      }
+      const answer = new Map<number, StoredPoint>();
+      for (const row of await pointsRepo.findBy({ runId, split, step: In(steps) }))
+        answer.set(row.step, { row, values: {} });
+      for (const v of await valuesRepo.findBy({ runId, split, step: In(steps) }))
+        answer.get(v.step)!.values[v.name] = v.value;
+      return points.map((p) => toPoint(answer.get(p.step)!));
     });
   }
 
@@ -170,18 +192,28 @@ export class MetricsService {
     return this.repo.gradientSteps(runId, step);
   }
 
-  /** The points of the given steps, each its own bucket. */
-  async pointsAt(runId: number, steps: number[]): Promise<HistoryBucket[]> {
-    return steps.length ? toBuckets((await this.repo.pointsAt(runId, steps)).map(metricPointFromRow), null) : [];
+  /** The points of the given steps of a split, each its own bucket. */
+  async pointsAt(runId: number, split: string, steps: number[]): Promise<HistoryBucket[]> {
+    return steps.length ? toBuckets((await this.repo.pointsAt(runId, split, steps)).map(toPoint), null) : [];
   }
 
-  /** The run's history, one point per step; with maxPoints, buckets that keep each series' min, max and last value. */
-  /** How many history points the run has and its last step (-1 when none). */
+  /** How many train history points the run has and its last step (-1 when none). */
   recorded(runId: number): Promise<{ count: number; lastStep: number }> {
     return this.repo.recorded(runId);
   }
 
-  async history(runId: number, maxPoints: number | null): Promise<HistoryBucket[]> {
-    return toBuckets((await this.repo.history(runId)).map(metricPointFromRow), maxPoints);
+  /** A split of the run's history, one point per step; with maxPoints, buckets that keep each series' min, max and last value. */
+  async history(
+    runId: number,
+    maxPoints: number | null,
+    split: string = DEFAULT_SPLIT,
+    names: readonly string[] | null = null,
+  ): Promise<HistoryBucket[]> {
+    return toBuckets((await this.repo.history(runId, split, names)).map(toPoint), maxPoints);
+  }
+
+  /** Every split the run has points of, and every value name per split. */
+  names(runId: number): Promise<Array<{ split: string; name: string | null }>> {
+    return this.repo.names(runId);
   }
 }

@@ -1,5 +1,6 @@
 // What the pipeline needs from the rest of Atelier and the outside world, passed in once.
 import type { TrainingBackend } from '../backends';
+import type { CheckpointsService } from '../checkpoints/checkpoints.service';
 import type { PipelineConfig } from '../config';
 import type { EventBus } from '../events/event-bus';
 import type { Logger } from '../logger';
@@ -13,6 +14,7 @@ export interface PipelineDeps {
   runs: RunsService;
   trajectories: TrajectoriesService;
   metrics: MetricsService;
+  checkpoints: CheckpointsService;
   events: EventBus;
   logger: Logger;
   /** The client of a configured training backend (legacy art run, worker or serverless), by name (default: the first). */

@@ -2,11 +2,11 @@
 // dataset iteration collect rollouts, score them with RULER and train on them through the ART
 // backend. Every write is guarded by the status it expects, so once a run is cancelled nothing more
 // is written; a restart resumes from what is stored (completed steps are never redone).
-import type { TrainableModel } from '../backends';
+import type { TrainableModel, TrainingBackend } from '../backends';
 import { iterateDataset, totalSteps } from '../domain/dataset';
 import { pipelineSettingsOf, type PipelineSettings } from '../domain/pipeline-settings';
 import type { TrainingStatus } from '../domain/status-machine';
-import { IllegalTransitionError, RunNoLongerActiveError } from '../errors';
+import { ConflictError, IllegalTransitionError, RunNoLongerActiveError } from '../errors';
 import { AbortedError } from '../providers/http';
 import type { TrainingRun } from '../runs/run.model';
 import type { WriteGuard } from '../runs/write-guard';
@@ -164,6 +164,8 @@ export class RunExecution {
         untrained.push(
           `step ${batch.step}: the ART backend answered without training (its step stayed at ${outcome.step})`,
         );
+      if (outcome.step > backendStep)
+        await this.recordCheckpoint(backend, inference.modelName(outcome.step), outcome.step);
       backendStep = outcome.step;
       await finishStep(ctx, batch.step, batch.epoch, outcome.lines);
     }
@@ -188,6 +190,19 @@ export class RunExecution {
     const path = rest[run.status] ?? [];
     for (const to of path) await this.transition(to, 'nothing left to train');
     await this.transition('completed', completedReason, { trainedModelName: model.name });
+  }
+
+  /** The checkpoint a trained step made, under the name its backend serves (kept once, also across a resume). */
+  private async recordCheckpoint(backend: TrainingBackend, name: string, step: number): Promise<void> {
+    try {
+      await this.deps.checkpoints.record(
+        this.runId,
+        { step, name, uri: backend.kind === 'serverless' ? name : null },
+        this.guard('training'),
+      );
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err; // recorded before a restart under another served name
+    }
   }
 
   /**

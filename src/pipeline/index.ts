@@ -1,5 +1,6 @@
 // Assembles what the pipeline needs from Atelier's services and the configured providers.
 import { backendRegistry } from '../backends';
+import type { CheckpointsService } from '../checkpoints/checkpoints.service';
 import type { Config } from '../config';
 import type { EventBus } from '../events/event-bus';
 import type { Logger } from '../logger';
@@ -12,7 +13,13 @@ import type { PipelineDeps } from './deps';
 
 export function createPipelineDeps(
   config: Config,
-  services: { runs: RunsService; trajectories: TrajectoriesService; metrics: MetricsService; events: EventBus },
+  services: {
+    runs: RunsService;
+    trajectories: TrajectoriesService;
+    metrics: MetricsService;
+    checkpoints: CheckpointsService;
+    events: EventBus;
+  },
   logger: Logger,
   /** The app's redactor: provider keys and anything shaped like a credential. */
   redactor: Redactor,

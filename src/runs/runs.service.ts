@@ -236,7 +236,7 @@ export class RunsService {
     return this.db.writes.run(async (tx) => {
       const row = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const from = row.status as TrainingStatus;
-      const effects = planTransition(from, to, reason);
+      const effects = planTransition(from, to, reason, row.mode === 'pipeline' ? 'pipeline' : 'tracked');
       const now = nowStored();
       row.status = to;
       if (effects.setsStartedAt && !row.startedAt) row.startedAt = now;

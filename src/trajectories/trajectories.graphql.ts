@@ -2,10 +2,12 @@
 import { z } from 'zod';
 
 import type { Context } from '../context';
+import type { TrajectoryGroupRow } from '../db/entities';
+import { seedViewMessages } from '../domain/art-trajectory';
 import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import type { TrajectoriesRecordedEvent, TrajectoriesScoredEvent } from '../events/topics';
 import { builder } from '../graphql/builder';
-import { OrderDirectionEnum } from '../graphql/inputs';
+import { OrderDirectionEnum, SPLIT_RULE } from '../graphql/inputs';
 import { jsonObject } from '../graphql/json-rules';
 import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
 import { shareSubscribers } from '../graphql/shared-subscription';
@@ -14,15 +16,82 @@ import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.grap
 import { TRACKING_API } from '../runs/write-guard';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
-import type { Trajectory, TrajectoryMessage } from './trajectory.model';
+import { artOfSeedRow, messagesFromJson, type Trajectory, type TrajectoryMessage } from './trajectory.model';
+
+const ToolCallRef = builder.objectRef<NonNullable<TrajectoryMessage['toolCalls']>[number]>('ToolCall').implement({
+  description:
+    "A tool call the assistant made (OpenAI's tool_calls): the function's name and its arguments as JSON text.",
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    type: t.exposeString('type', { description: 'function, as OpenAI and ART name it.' }),
+    name: t.exposeString('name'),
+    arguments: t.exposeString('arguments', { description: 'The arguments as the model wrote them (JSON text).' }),
+  }),
+});
 
 const TrajectoryMessageRef = builder.objectRef<TrajectoryMessage>('TrajectoryMessage').implement({
   description: 'One message of a trajectory, as ART records a conversation.',
   fields: (t) => ({
     role: t.exposeString('role', { description: 'system, user, assistant or tool.' }),
-    content: t.exposeString('content'),
+    content: t.exposeString('content', {
+      description:
+        'The text: "" for null content, a part list\'s text parts joined by newlines (the parts themselves are in `art`).',
+    }),
+    toolCalls: t.field({ type: [ToolCallRef], resolve: (m) => m.toolCalls ?? [] }),
+    toolCallId: t.string({
+      nullable: true,
+      description: 'A tool result: the call it answers.',
+      resolve: (m) => m.toolCallId ?? null,
+    }),
+    name: t.string({ nullable: true, resolve: (m) => m.name ?? null }),
+    trainable: t.boolean({
+      description: "An ART choice: the model's own turn, the tokens training learns from.",
+      resolve: (m) => m.trainable === true,
+    }),
   }),
 });
+
+const TrajectoryHistoryRef = builder
+  .objectRef<{ messages: TrajectoryMessage[]; tools: unknown }>('TrajectoryHistory')
+  .implement({
+    description: "One of ART's additional_histories (a sub-agent's or a compacted conversation).",
+    fields: (t) => ({
+      messages: t.field({ type: [TrajectoryMessageRef], resolve: (h) => h.messages }),
+      tools: t.field({ type: 'JSON', nullable: true, resolve: (h) => h.tools ?? null }),
+    }),
+  });
+
+const TrajectoryGroupRef = builder.objectRef<TrajectoryGroupRow>('TrajectoryGroup').implement({
+  description:
+    "The ART TrajectoryGroup a trajectory came in: its position in its step, metadata, metrics, logs and the rollouts' exceptions.",
+  fields: (t) => {
+    const field = (key: string) => (g: TrajectoryGroupRow) =>
+      (JSON.parse(g.art) as Record<string, unknown>)[key] ?? null;
+    return {
+      index: t.exposeInt('groupIndex', { description: "The group's position in its step (ART's group_index)." }),
+      step: t.exposeInt('step'),
+      split: t.exposeString('split'),
+      metadata: t.field({ type: 'JSON', resolve: field('metadata') }),
+      metrics: t.field({ type: 'JSON', resolve: field('metrics') }),
+      logs: t.field({ type: 'JSON', resolve: field('logs') }),
+      exceptions: t.field({
+        type: 'JSON',
+        description: "ART's exceptions of the group: [{type, message, traceback}].",
+        resolve: field('exceptions'),
+      }),
+      art: t.field({
+        type: 'JSON',
+        description: "The group's JSON without its trajectories, as ART dumps it.",
+        resolve: (g) => JSON.parse(g.art),
+      }),
+    };
+  },
+});
+
+/** The ART JSON of a trajectory: as recorded for ART rows, as ART would dump it for seed-shaped ones. */
+async function artOf(tr: Trajectory, ctx: Context): Promise<Record<string, unknown>> {
+  return (await ctx.loaders.artByTrajectoryId.load(tr.id)) ?? artOfSeedRow(tr);
+}
 
 export const TrajectoryRef = builder.objectRef<Trajectory>('Trajectory');
 builder.node(TrajectoryRef, {
@@ -43,6 +112,40 @@ builder.node(TrajectoryRef, {
     reward: t.exposeFloat('reward', { nullable: true }),
     metadata: t.field({ type: 'JSON', resolve: (tr) => tr.metadata }),
     createdAt: t.field({ type: 'DateTime', resolve: (tr) => tr.createdAt }),
+    split: t.exposeString('split', {
+      description: "The split it was logged under: train, val, or any name (ART's model.log(split=)).",
+    }),
+    step: t.int({ description: 'The step it belongs to (taskInput.step).', resolve: (tr) => tr.taskInput.step }),
+    group: t.field({
+      type: TrajectoryGroupRef,
+      nullable: true,
+      description: "The ART group it was recorded in; null for trajectories recorded in the seed's shape.",
+      resolve: (tr, _a, ctx) => (tr.groupId === null ? null : ctx.loaders.trajectoryGroupById.load(tr.groupId)),
+    }),
+    tools: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'The tools the model was offered (OpenAI tool definitions), as ART records them.',
+      resolve: async (tr, _a, ctx) => (await artOf(tr, ctx)).tools ?? null,
+    }),
+    additionalHistories: t.field({
+      type: [TrajectoryHistoryRef],
+      resolve: async (tr, _a, ctx) => {
+        const histories = (await artOf(tr, ctx)).additional_histories;
+        return Array.isArray(histories)
+          ? histories.map((h: { messages_and_choices?: unknown; tools?: unknown }) => ({
+              messages: messagesFromJson(JSON.stringify(seedViewMessages(h.messages_and_choices))),
+              tools: h.tools ?? null,
+            }))
+          : [];
+      },
+    }),
+    art: t.field({
+      type: 'JSON',
+      description:
+        'The trajectory as ART\'s own `model_dump(mode="json")` gives it, key for key: every message and choice (logprobs included), tools, additional_histories, reward, policy versions, metrics, metadata, logs and any field a newer ART adds. For trajectories recorded in the seed\'s shape, the JSON ART would dump for them.',
+      resolve: (tr, _a, ctx) => artOf(tr, ctx),
+    }),
   }),
 });
 
@@ -62,6 +165,7 @@ const TrajectoryOrderInput = builder.inputType('TrajectoryOrder', {
 
 const TrajectoryFilterInput = builder.inputType('TrajectoryFilter', {
   fields: (t) => ({
+    split: t.string({ description: 'Only this split (train, val, …).', validate: { schema: SPLIT_RULE } }),
     step: t.int({ validate: { schema: z.number().int().min(0) } }),
     rewardMin: t.float(),
     rewardMax: t.float(),
@@ -75,6 +179,7 @@ const TrajectoryFilterInput = builder.inputType('TrajectoryFilter', {
 
 type TrajectoryArgs = ConnectionArgs & {
   filter?: {
+    split?: string | null;
     step?: number | null;
     rewardMin?: number | null;
     rewardMax?: number | null;
@@ -226,6 +331,87 @@ builder.mutationField('recordTrajectories', (t) =>
           metadata: tr.metadata as Record<string, unknown> | null,
         })),
         { guard: TRACKING_API },
+      ),
+  }),
+);
+
+const ArtExceptionInput = builder.inputType('ArtExceptionInput', {
+  description: "One of a TrajectoryGroup's exceptions, as ART records a rollout that raised.",
+  fields: (t) => ({
+    type: t.string({ required: true, validate: { schema: z.string().max(10_000) } }),
+    message: t.string({ required: true, validate: { schema: z.string().max(1_000_000) } }),
+    traceback: t.string({ required: true, validate: { schema: z.string().max(1_000_000) } }),
+  }),
+});
+
+const TrajectoryGroupInput = builder.inputType('TrajectoryGroupInput', {
+  description:
+    'An ART TrajectoryGroup as `model_dump(mode="json")` gives it. Each trajectory is ART\'s Trajectory JSON, checked against ART\'s shapes (ART 0.5.17, PeterWofford/ART 679b236e) and kept whole, fields a newer ART adds included.',
+  fields: (t) => ({
+    index: t.int({
+      description:
+        "The group's position in its step; by default its position in this call. Give it to add groups to a step in several calls.",
+      validate: { schema: z.number().int().min(0).max(1_000_000) },
+    }),
+    trajectories: t.field({ type: ['JSON'], required: true, validate: { maxLength: MAX_TRAJECTORIES_PER_CALL } }),
+    metadata: t.field({ type: 'JSON' }),
+    metrics: t.field({ type: 'JSON' }),
+    logs: t.stringList({ validate: { maxLength: 10_000 } }),
+    exceptions: t.field({ type: [ArtExceptionInput], validate: { maxLength: 10_000 } }),
+  }),
+});
+
+const RecordTrajectoryGroupsPayload = builder
+  .objectRef<{ recorded: number; duplicateUuids: string[]; uuids: string[]; replaced: number }>(
+    'RecordTrajectoryGroupsPayload',
+  )
+  .implement({
+    fields: (t) => ({
+      recorded: t.exposeInt('recorded', { description: 'How many trajectories were stored by this call.' }),
+      duplicates: t.int({
+        description: 'How many were already stored with the same content (a retry) and were skipped.',
+        resolve: (p) => p.duplicateUuids.length,
+      }),
+      replaced: t.exposeInt('replaced', {
+        description: 'How many stored trajectories of this split and step a replace removed.',
+      }),
+      uuids: t.exposeStringList('uuids', {
+        description:
+          "Each trajectory's stable identity, group by group in input order (derived from run, split, step, group index and position).",
+      }),
+    }),
+  });
+
+builder.mutationField('recordTrajectoryGroups', (t) =>
+  t.field({
+    type: RecordTrajectoryGroupsPayload,
+    description: `Stores one log of ART groups into a TRACKED run, as \`model.log(groups, split=, step=)\` logs them: up to ${MAX_TRAJECTORIES_PER_CALL} trajectories, all or nothing. A retry adds nothing; the same group index with other content is a ConflictError unless \`replace\` (a second log of the split and step, replacing it as ART's file is). The split and step's history point gets the reward statistics.`,
+    errors: { types: [ValidationError, NotFoundError, ConflictError, RunModeError], directResult: true },
+    args: {
+      runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
+      step: t.arg.int({ required: true, validate: { schema: z.number().int().min(0) } }),
+      split: t.arg.string({ defaultValue: 'train', validate: { schema: SPLIT_RULE } }),
+      replace: t.arg.boolean({ defaultValue: false }),
+      groups: t.arg({
+        type: [TrajectoryGroupInput],
+        required: true,
+        validate: { maxLength: MAX_TRAJECTORIES_PER_CALL },
+      }),
+    },
+    resolve: (_root, args, ctx) =>
+      ctx.services.trajectories.recordGroups(
+        args.runId.id,
+        args.step,
+        args.split ?? 'train',
+        args.groups.map((g) => ({
+          index: g.index,
+          trajectories: g.trajectories as unknown[],
+          metadata: g.metadata,
+          metrics: g.metrics,
+          logs: g.logs,
+          exceptions: g.exceptions,
+        })),
+        { guard: TRACKING_API, replace: args.replace ?? false },
       ),
   }),
 );

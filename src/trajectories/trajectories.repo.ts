@@ -4,12 +4,20 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { In, type DataSource, type EntityManager, type EntityMetadata } from 'typeorm';
 
 import type { DbKind } from '../db/data-source';
-import { TrajectoryEntity, type TrajectoryRow } from '../db/entities';
+import {
+  TrajectoryArtEntity,
+  TrajectoryEntity,
+  TrajectoryGroupEntity,
+  type TrajectoryGroupRow,
+  type TrajectoryRow,
+} from '../db/entities';
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
 import { rowReader, SqlParams, type RowReader } from '../db/rows';
 
 export interface TrajectoryFilter {
   step?: number | null;
+  /** train, val, or any split name. */
+  split?: string | null;
   rewardMin?: number | null;
   rewardMax?: number | null;
   /** true: only trajectories with a reward; false: only those without. */
@@ -41,6 +49,7 @@ export class TrajectoriesRepo {
   private where(runId: number, filter: TrajectoryFilter): (p: SqlParams) => string[] {
     return (p) => {
       const c = [`t.run_id = ${p.add(runId)}`];
+      if (filter.split != null) c.push(`t.split = ${p.add(filter.split)}`);
       if (filter.step != null) c.push(`t.step = ${p.add(filter.step)}`);
       if (filter.rewardMin != null) c.push(`t.reward >= ${p.add(filter.rewardMin)}`);
       if (filter.rewardMax != null) c.push(`t.reward <= ${p.add(filter.rewardMax)}`);
@@ -71,9 +80,28 @@ export class TrajectoriesRepo {
     );
   }
 
-  /** A step's trajectories in the order they were stored, raw choices included (the pipeline's working set). */
+  /** A step's train trajectories in the order they were stored, raw choices included (the pipeline's working set). */
   forStep(runId: number, step: number): Promise<TrajectoryRow[]> {
-    return this.ds.getRepository(TrajectoryEntity).find({ where: { runId, step }, order: { id: 'ASC' } });
+    return this.ds
+      .getRepository(TrajectoryEntity)
+      .find({ where: { runId, step, split: 'train' }, order: { id: 'ASC' } });
+  }
+
+  async artOf(ids: readonly number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    for (let i = 0; i < ids.length; i += LOOKUP_CHUNK)
+      for (const r of await this.ds
+        .getRepository(TrajectoryArtEntity)
+        .findBy({ trajectoryId: In(ids.slice(i, i + LOOKUP_CHUNK) as number[]) }))
+        out.set(r.trajectoryId, r.art);
+    return out;
+  }
+
+  async groupsOf(ids: readonly number[]): Promise<Map<number, TrajectoryGroupRow>> {
+    const rows = ids.length
+      ? await this.ds.getRepository(TrajectoryGroupEntity).findBy({ id: In(ids as number[]) })
+      : [];
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   findByUuid(uuid: string): Promise<TrajectoryRow | null> {

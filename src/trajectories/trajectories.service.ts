@@ -3,17 +3,26 @@
 // Reads hand out Trajectory models, except the pipeline's working set (raw choices included).
 import { randomUUID } from 'node:crypto';
 
-import { In } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 
 import type { Database } from '../db/data-source';
-import { TrajectoryEntity, type TrajectoryRow } from '../db/entities';
+import {
+  TrajectoryArtEntity,
+  TrajectoryEntity,
+  TrajectoryGroupEntity,
+  type TrajectoryGroupRow,
+  type TrajectoryRow,
+} from '../db/entities';
 import { parseJsonObject } from '../db/json';
 import type { Page, PageWindow, Positioned } from '../db/keyset';
 import { nowStored } from '../db/timestamps';
+import { checkArtGroups, type ArtGroupInput } from '../domain/art-trajectory';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { addToTrajectoryTotal } from '../runs/runs.repo';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
+import { artGroupRows } from './art-rows';
+import { refreshStepStats } from './step-stats';
 import {
   insertTrajectories,
   type TrajectoriesRepo,
@@ -60,6 +69,21 @@ export interface RecordTrajectoriesResult {
   uuids: string[];
 }
 
+export interface RecordGroupsOptions extends RecordOptions {
+  /** Replace what this (split, step) holds, as a second `model.log` of it overwrites ART's file. */
+  replace?: boolean;
+}
+
+export interface RecordGroupsInput extends ArtGroupInput {
+  /** The group's position in its step; by default its position in this call. */
+  index?: number | null;
+}
+
+export interface RecordGroupsResult extends RecordTrajectoriesResult {
+  /** How many stored trajectories of this (split, step) a replace removed. */
+  replaced: number;
+}
+
 export const MAX_TRAJECTORIES_PER_CALL = 1000;
 const LOOKUP_CHUNK = 500;
 
@@ -76,6 +100,36 @@ function sameContent(
     a.reward === b.reward &&
     (a.metadata ?? '{}') === (b.metadata ?? '{}')
   );
+}
+
+async function artByIds(em: EntityManager, ids: number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += LOOKUP_CHUNK)
+    for (const r of await em
+      .getRepository(TrajectoryArtEntity)
+      .findBy({ trajectoryId: In(ids.slice(i, i + LOOKUP_CHUNK)) }))
+      out.set(r.trajectoryId, r.art);
+  return out;
+}
+
+async function insertArt(em: EntityManager, rows: Array<{ trajectoryId: number; art: string }>): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200)
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(TrajectoryArtEntity)
+      .values(rows.slice(i, i + 200))
+      .updateEntity(false)
+      .execute();
+}
+
+async function deleteGroupRows(em: EntityManager, trajectoryIds: number[], groupIds: number[]): Promise<void> {
+  for (let i = 0; i < trajectoryIds.length; i += LOOKUP_CHUNK) {
+    const chunk = trajectoryIds.slice(i, i + LOOKUP_CHUNK);
+    await em.getRepository(TrajectoryArtEntity).delete({ trajectoryId: In(chunk) });
+    await em.getRepository(TrajectoryEntity).delete({ id: In(chunk) });
+  }
+  if (groupIds.length) await em.getRepository(TrajectoryGroupEntity).delete({ id: In(groupIds) });
 }
 
 export class TrajectoriesService {
@@ -120,9 +174,19 @@ export class TrajectoriesService {
     return trajectoryFromRow(row);
   }
 
-  /** A step's trajectories as stored, raw choices included: the pipeline's working set, not a model. */
+  /** A step's train trajectories as stored, raw choices included: the pipeline's working set, not a model. */
   forStep(runId: number, step: number): Promise<TrajectoryRow[]> {
     return this.repo.forStep(runId, step);
+  }
+
+  /** ART JSON of these trajectories where it was recorded as such, by id. */
+  artOf(ids: readonly number[]): Promise<Map<number, string>> {
+    return this.repo.artOf(ids);
+  }
+
+  /** The ART groups of these ids, by id. */
+  groupsOf(ids: readonly number[]): Promise<Map<number, TrajectoryGroupRow>> {
+    return this.repo.groupsOf(ids);
   }
 
   // ---- writes ----
@@ -150,6 +214,8 @@ export class TrajectoriesService {
       createdAt: now,
       step: t.taskInput.step,
       choice: t.choice === undefined ? null : JSON.stringify(t.choice),
+      split: 'train',
+      groupId: null,
     }));
     const seen = new Map<string, number>();
     rows.forEach((r, i) => {
@@ -189,6 +255,11 @@ export class TrajectoriesService {
 
       if (fresh.length > 0) {
         await addToTrajectoryTotal(tx.em, run, fresh.length);
+        await refreshStepStats(
+          tx.em,
+          runId,
+          fresh.map((r) => ({ split: r.split, step: r.step! })),
+        );
         const steps = new Set(fresh.map((r) => r.step));
         const step = steps.size === 1 ? [...steps][0] : null;
         tx.afterCommit(() =>
@@ -196,6 +267,136 @@ export class TrajectoriesService {
         );
       }
       return { recorded: fresh.length, duplicateUuids, uuids: rows.map((r) => r.uuid) };
+    });
+  }
+
+  /**
+   * Stores one log of ART groups (what `model.log(groups, split=, step=)` logs): all or nothing. A
+   * retry is a no-op (each trajectory's identity derives from run, split, step, group index and
+   * position); the same identity with other content is a ConflictError unless `replace` is set.
+   * The (split, step)'s history point gets its reward statistics, as ART's history row does.
+   */
+  async recordGroups(
+    runId: number,
+    step: number,
+    split: string,
+    input: RecordGroupsInput[],
+    options: RecordGroupsOptions = {},
+  ): Promise<RecordGroupsResult> {
+    const total = input.reduce((n, g) => n + g.trajectories.length, 0);
+    if (total > MAX_TRAJECTORIES_PER_CALL)
+      throw ValidationError.of(
+        'groups',
+        'max',
+        `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call across all groups, got ${total}`,
+      );
+    const checked = checkArtGroups(input).map((g, i) => ({ ...g, index: input[i].index ?? i }));
+    const indexes = new Map<number, number>();
+    checked.forEach((g, i) => {
+      const first = indexes.get(g.index);
+      if (first !== undefined)
+        throw ValidationError.of(
+          `groups.${i}.index`,
+          'unique',
+          `group index ${g.index} appears twice (also at ${first})`,
+        );
+      indexes.set(g.index, i);
+    });
+
+    return this.db.writes.run(async (tx) => {
+      const run = await lockGuarded(tx.em, this.db.kind, runId, options.guard);
+      const built = artGroupRows(run.uuid, split, step, checked);
+      const groupRepo = tx.em.getRepository(TrajectoryGroupEntity);
+      const storedGroups = await groupRepo.findBy({ runId, split, step });
+      const storedByIndex = new Map(storedGroups.map((g) => [g.groupIndex, g]));
+      const storedRows = storedGroups.length
+        ? await tx.em.getRepository(TrajectoryEntity).findBy({ groupId: In(storedGroups.map((g) => g.id)) })
+        : [];
+      const storedArt = await artByIds(
+        tx.em,
+        storedRows.map((r) => r.id),
+      );
+      const storedByUuid = new Map(storedRows.map((r) => [r.uuid, r]));
+      const countsByGroup = new Map<number, number>();
+      for (const r of storedRows) countsByGroup.set(r.groupId!, (countsByGroup.get(r.groupId!) ?? 0) + 1);
+
+      // What differs from what is stored, path by path.
+      const differences: string[] = [];
+      built.forEach((g, gi) => {
+        const old = storedByIndex.get(g.groupIndex);
+        if (!old) return;
+        if (old.art !== g.art) differences.push(`groups.${gi}`);
+        if ((countsByGroup.get(old.id) ?? 0) !== g.trajectories.length) differences.push(`groups.${gi}.trajectories`);
+        g.trajectories.forEach((t, ti) => {
+          const row = storedByUuid.get(t.uuid);
+          if (row && storedArt.get(row.id) !== t.art) differences.push(`groups.${gi}.trajectories.${ti}`);
+        });
+      });
+      const sameSet = storedGroups.length === built.length && built.every((g) => storedByIndex.has(g.groupIndex));
+      const uuids = built.flatMap((g) => g.trajectories.map((t) => t.uuid));
+
+      let replaced = 0;
+      let fresh = built;
+      if (options.replace) {
+        if (differences.length === 0 && sameSet) return { recorded: 0, duplicateUuids: uuids, uuids, replaced: 0 };
+        replaced = storedRows.length;
+        await deleteGroupRows(
+          tx.em,
+          storedRows.map((r) => r.id),
+          storedGroups.map((g) => g.id),
+        );
+      } else {
+        if (differences.length > 0)
+          throw new ConflictError(
+            `${differences.slice(0, 5).join(', ')}: ${split} step ${step} already holds different ART data under the same group index; recorded trajectories are never overwritten (send replace: true to replace this split and step, as a second model.log of it does)`,
+          );
+        fresh = built.filter((g) => !storedByIndex.has(g.groupIndex));
+      }
+
+      const now = nowStored();
+      const ids: number[] = [];
+      for (const g of fresh) {
+        const { identifiers } = await groupRepo.insert({
+          runId,
+          split,
+          step,
+          groupIndex: g.groupIndex,
+          art: g.art,
+          createdAt: now,
+        });
+        const groupId = Number(identifiers[0].id);
+        const rowIds = await insertTrajectories(
+          tx.em,
+          this.db.kind,
+          g.trajectories.map((t) => ({
+            uuid: t.uuid,
+            runId,
+            taskInput: t.taskInput,
+            messages: t.messages,
+            reward: t.reward,
+            metadata: t.metadata,
+            createdAt: now,
+            step,
+            choice: null,
+            split,
+            groupId,
+          })),
+        );
+        await insertArt(
+          tx.em,
+          rowIds.map((id, i) => ({ trajectoryId: id, art: g.trajectories[i].art })),
+        );
+        ids.push(...rowIds);
+      }
+      const recorded = ids.length;
+      if (recorded - replaced !== 0) await addToTrajectoryTotal(tx.em, run, recorded - replaced);
+      await refreshStepStats(tx.em, runId, [{ split, step }], { create: true });
+      if (recorded > 0)
+        tx.afterCommit(() =>
+          this.events.publish('trajectoriesRecorded', { runId, step, count: recorded, trajectoryIds: ids }),
+        );
+      const freshUuids = new Set(fresh.flatMap((g) => g.trajectories.map((t) => t.uuid)));
+      return { recorded, duplicateUuids: uuids.filter((u) => !freshUuids.has(u)), uuids, replaced };
     });
   }
 
@@ -213,6 +414,11 @@ export class TrajectoriesService {
         steps.add(row.step);
       }
       if (updates.length === 0) return;
+      await refreshStepStats(
+        tx.em,
+        runId,
+        [...steps].filter((s): s is number => s !== null).map((s) => ({ split: 'train', step: s })),
+      );
       const step = steps.size === 1 ? [...steps][0] : null;
       const trajectoryIds = updates.map((u) => u.id).sort((a, b) => a - b);
       tx.afterCommit(() => this.events.publish('trajectoriesScored', { runId, step, trajectoryIds }));
@@ -224,10 +430,11 @@ export class TrajectoriesService {
     return this.db.writes.run(async (tx) => {
       const run = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(TrajectoryEntity);
-      const removed = await repo.countBy({ runId, step });
+      const removed = await repo.countBy({ runId, step, split: 'train' });
       if (removed === 0) return 0;
-      await repo.delete({ runId, step });
+      await repo.delete({ runId, step, split: 'train' });
       await addToTrajectoryTotal(tx.em, run, -removed);
+      await refreshStepStats(tx.em, runId, [{ split: 'train', step }]);
       return removed;
     });
   }

@@ -6,10 +6,15 @@ import type { TaskInput } from '../runs/run.model';
 
 export type { TaskInput };
 
-/** The seed's TrajectoryMessage. */
+/** The seed's TrajectoryMessage (role, content), with ART's tool fields when the message has them. */
 export interface TrajectoryMessage {
   role: string;
   content: string;
+  toolCalls?: Array<{ id: string; type: string; name: string; arguments: string }> | null;
+  toolCallId?: string | null;
+  name?: string | null;
+  /** An ART choice: the model's own turn, trained on. */
+  trainable?: boolean;
 }
 
 export interface Trajectory {
@@ -21,6 +26,10 @@ export interface Trajectory {
   reward: number | null;
   metadata: Record<string, unknown>;
   createdAt: Date;
+  split: string;
+  groupId: number | null;
+  /** Pipeline rollouts: the trained choice verbatim, as JSON text. */
+  choice: string | null;
 }
 
 /** The seed serializes TaskInput with pydantic: {"step", "input_text", "context"}. */
@@ -37,13 +46,31 @@ export function taskInputFromJson(text: string): TaskInput {
   };
 }
 
+/** Seed-shaped messages (recordTrajectories, the pipeline) as the `messages` column stores them. */
 export function messagesToJson(messages: TrajectoryMessage[]): string {
   return JSON.stringify(messages.map((m) => ({ role: m.role, content: m.content })));
 }
 
+/** The `messages` column: the seed's {role, content}, and for ART rows tool_calls, tool_call_id, name, trainable. */
 export function messagesFromJson(text: string): TrajectoryMessage[] {
-  const list = JSON.parse(text) as Array<{ role?: unknown; content?: unknown }>;
-  return Array.isArray(list) ? list.map((m) => ({ role: String(m.role ?? ''), content: String(m.content ?? '') })) : [];
+  const list = JSON.parse(text) as Array<Record<string, unknown>>;
+  if (!Array.isArray(list)) return [];
+  return list.map((m) => {
+    const out: TrajectoryMessage = { role: String(m.role ?? ''), content: String(m.content ?? '') };
+    if (Array.isArray(m.tool_calls))
+      out.toolCalls = m.tool_calls.map(
+        (c: { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } }) => ({
+          id: String(c.id ?? ''),
+          type: String(c.type ?? 'function'),
+          name: String(c.function?.name ?? ''),
+          arguments: String(c.function?.arguments ?? ''),
+        }),
+      );
+    if (typeof m.tool_call_id === 'string') out.toolCallId = m.tool_call_id;
+    if (typeof m.name === 'string') out.name = m.name;
+    if (m.trainable === true) out.trainable = true;
+    return out;
+  });
 }
 
 export function trajectoryFromRow(row: TrajectoryRow): Trajectory {
@@ -56,5 +83,32 @@ export function trajectoryFromRow(row: TrajectoryRow): Trajectory {
     reward: row.reward,
     metadata: parseJsonObject(row.metadata),
     createdAt: parseDate(row.createdAt),
+    split: row.split ?? 'train',
+    groupId: row.groupId ?? null,
+    choice: row.choice,
+  };
+}
+
+/**
+ * ART's Trajectory JSON for a row recorded in the seed's shape (recordTrajectories, the pipeline):
+ * the conversation as messages (a pipeline rollout's trained turn as its choice, verbatim), the
+ * reward (ART's default 0.0 when none), and the metadata values ART can hold (scalars).
+ */
+export function artOfSeedRow(t: Trajectory): Record<string, unknown> {
+  const messages: unknown[] = t.messages.map((m) => ({ role: m.role, content: m.content }));
+  if (t.choice && messages.length > 0) messages[messages.length - 1] = JSON.parse(t.choice);
+  const metadata: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(t.metadata))
+    if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) metadata[k] = v;
+  return {
+    messages_and_choices: messages,
+    tools: null,
+    additional_histories: [],
+    reward: t.reward ?? 0,
+    initial_policy_version: null,
+    final_policy_version: null,
+    metrics: {},
+    metadata,
+    logs: [],
   };
 }

@@ -45,7 +45,8 @@ export type FloatRange = {
 
 /** One training step's metrics. Reward statistics are computed from the run's stored trajectories of that step. */
 export type MetricPointInput = {
-  epoch: number;
+  /** Atelier's epoch of the step; 0 when omitted (ART's history has none). */
+  epoch?: number | null | undefined;
   step: number;
   trainingLoss?: number | null | undefined;
   values?: Array<NamedValueInput> | null | undefined;
@@ -130,6 +131,8 @@ export type TrajectoryFilter = {
   hasReward?: boolean | null | undefined;
   rewardMax?: number | null | undefined;
   rewardMin?: number | null | undefined;
+  /** Only this split (train, val, …). */
+  split?: string | null | undefined;
   step?: number | null | undefined;
 };
 

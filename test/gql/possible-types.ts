@@ -38,6 +38,13 @@
       "NotFoundError",
       "ValidationError"
     ],
+    "MutationRecordCheckpointResult": [
+      "ConflictError",
+      "NotFoundError",
+      "RecordCheckpointPayload",
+      "RunModeError",
+      "ValidationError"
+    ],
     "MutationRecordMetricsResult": [
       "ConflictError",
       "NotFoundError",
@@ -49,6 +56,13 @@
       "ConflictError",
       "NotFoundError",
       "RecordTrajectoriesPayload",
+      "RunModeError",
+      "ValidationError"
+    ],
+    "MutationRecordTrajectoryGroupsResult": [
+      "ConflictError",
+      "NotFoundError",
+      "RecordTrajectoryGroupsPayload",
       "RunModeError",
       "ValidationError"
     ],

@@ -1,9 +1,13 @@
 import { ApiKeyEntity } from './api-key.entity';
+import { CheckpointEntity } from './checkpoint.entity';
 import { GradientStepEntity } from './gradient-step.entity';
 import { MetricPointEntity } from './metric-point.entity';
+import { MetricValueEntity } from './metric-value.entity';
 import { StatusTransitionEntity } from './status-transition.entity';
 import { TaskInputEntity } from './task-input.entity';
 import { TrainingRunEntity } from './training-run.entity';
+import { TrajectoryArtEntity } from './trajectory-art.entity';
+import { TrajectoryGroupEntity } from './trajectory-group.entity';
 import { TrajectoryEntity } from './trajectory.entity';
 
 export * from './training-run.entity';
@@ -13,6 +17,10 @@ export * from './metric-point.entity';
 export * from './task-input.entity';
 export * from './gradient-step.entity';
 export * from './api-key.entity';
+export * from './trajectory-group.entity';
+export * from './trajectory-art.entity';
+export * from './metric-value.entity';
+export * from './checkpoint.entity';
 
 export const entities = [
   TrainingRunEntity,
@@ -22,4 +30,8 @@ export const entities = [
   TaskInputEntity,
   GradientStepEntity,
   ApiKeyEntity,
+  TrajectoryGroupEntity,
+  TrajectoryArtEntity,
+  MetricValueEntity,
+  CheckpointEntity,
 ];

@@ -1,10 +1,13 @@
-// One history point per training step of a run: reward statistics over that step's stored
-// trajectories, the trainer's loss, and any extra named values it sent.
+// One history point per (split, step) of a run, as ART's history.jsonl has a row per split and step:
+// reward statistics over that split and step's stored trajectories and the trainer's loss. Named
+// values (any metric ART logs) are rows of metric_values, so history is bucketed per name in SQL.
 import { EntitySchema } from 'typeorm';
 
 export interface MetricPointRow {
   id: number;
   runId: number;
+  /** train, val, or any split name. */
+  split: string;
   step: number;
   epoch: number;
   totalTrajectories: number;
@@ -13,8 +16,6 @@ export interface MetricPointRow {
   maxReward: number | null;
   rewardStd: number | null;
   trainingLoss: number | null;
-  /** {name: number} as JSON text. */
-  values: string;
   recordedAt: string;
 }
 
@@ -24,6 +25,7 @@ export const MetricPointEntity = new EntitySchema<MetricPointRow>({
   columns: {
     id: { type: 'integer', primary: true, generated: 'increment' },
     runId: { name: 'run_id', type: 'integer' },
+    split: { type: 'varchar', length: 64, default: 'train' },
     step: { type: 'integer' },
     epoch: { type: 'integer' },
     totalTrajectories: { name: 'total_trajectories', type: 'integer' },
@@ -32,11 +34,10 @@ export const MetricPointEntity = new EntitySchema<MetricPointRow>({
     maxReward: { name: 'max_reward', type: 'double precision', nullable: true },
     rewardStd: { name: 'reward_std', type: 'double precision', nullable: true },
     trainingLoss: { name: 'training_loss', type: 'double precision', nullable: true },
-    values: { type: 'text' },
     recordedAt: { name: 'recorded_at', type: 'varchar', length: 32 },
   },
   relations: {
     run: { type: 'many-to-one', target: 'TrainingRun', joinColumn: { name: 'run_id' }, onDelete: 'CASCADE' },
   } as never,
-  indices: [{ name: 'UQ_metric_points_run_step', columns: ['runId', 'step'], unique: true }],
+  indices: [{ name: 'UQ_metric_points_run_split_step', columns: ['runId', 'split', 'step'], unique: true }],
 });

@@ -1,0 +1,57 @@
+// Rows of ART groups: each trajectory's identity (a UUID derived from its run, split, step, group
+// index and position, so a retried log maps onto the rows it made), its seed-readable view (task
+// input and messages the seed's from_row parses), and its ART JSON as stored.
+import { createHash } from 'node:crypto';
+
+import { firstUserText, seedViewMessages, type CheckedGroup, type JsonObject } from '../domain/art-trajectory';
+
+export interface ArtTrajectoryRow {
+  uuid: string;
+  groupIndex: number;
+  position: number;
+  taskInput: string;
+  messages: string;
+  reward: number | null;
+  metadata: string;
+  art: string;
+}
+
+export interface ArtGroupRows {
+  groupIndex: number;
+  art: string;
+  trajectories: ArtTrajectoryRow[];
+}
+
+/** A name-based UUID (RFC 9562 version 8, SHA-256): the same inputs always give the same id. */
+export function derivedUuid(...parts: Array<string | number>): string {
+  const h = createHash('sha256').update(parts.join('\u0000')).digest();
+  h[6] = (h[6] & 0x0f) | 0x80;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+export function artGroupRows(
+  runUuid: string,
+  split: string,
+  step: number,
+  groups: Array<CheckedGroup & { index: number }>,
+): ArtGroupRows[] {
+  return groups.map((g) => ({
+    groupIndex: g.index,
+    art: JSON.stringify(g.group),
+    trajectories: g.trajectories.map((t: JsonObject, position) => {
+      const messages = seedViewMessages(t.messages_and_choices);
+      return {
+        uuid: derivedUuid('atelier-art-trajectory', runUuid, split, step, g.index, position),
+        groupIndex: g.index,
+        position,
+        taskInput: JSON.stringify({ step, input_text: firstUserText(messages), context: null }),
+        messages: JSON.stringify(messages),
+        reward: typeof t.reward === 'number' ? t.reward : null,
+        metadata: JSON.stringify(t.metadata ?? {}),
+        art: JSON.stringify(t),
+      };
+    }),
+  }));
+}
