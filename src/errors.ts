@@ -69,7 +69,7 @@ export class RunModeError extends AtelierError {
   ) {
     super(
       mode === 'pipeline'
-        ? `run ${runUuid} is a PIPELINE run: Atelier records its trajectories, metrics and status itself, so recordTrajectories, recordMetrics and transitionRun write only into TRACKED runs (cancelTrainingRun still stops it)`
+        ? `run ${runUuid} is a PIPELINE run: Atelier records its trajectories, metrics and status itself, so the tracking API (recordTrajectories, recordTrajectoryGroups, recordMetrics, recordCheckpoint, transitionRun) writes only into TRACKED runs (cancelTrainingRun still stops it)`
         : `run ${runUuid} is a TRACKED run: only PIPELINE runs take this operation`,
     );
     this.name = 'RunModeError';

@@ -309,3 +309,97 @@ export const RevokeApiKey = graphql(`
     }
   }
 `);
+
+export const RecordTrajectoryGroups = graphql(`
+  mutation RecordTrajectoryGroups(
+    $runId: ID!
+    $step: Int!
+    $split: String
+    $replace: Boolean
+    $groups: [TrajectoryGroupInput!]!
+  ) {
+    recordTrajectoryGroups(runId: $runId, step: $step, split: $split, replace: $replace, groups: $groups) {
+      __typename
+      ... on RecordTrajectoryGroupsPayload { recorded duplicates replaced uuids }
+      ... on ValidationError { message issues { field rule message } }
+      ... on ConflictError { message }
+      ... on RunModeError { message }
+    }
+  }
+`);
+
+export const ArtTrajectories = graphql(`
+  query ArtTrajectories($id: ID!, $split: String, $first: Int) {
+    run(id: $id) {
+      metrics { totalTrajectories avgReward step }
+      trajectories(first: $first, filter: { split: $split }) {
+        totalCount
+        edges {
+          node {
+            uuid
+            split
+            step
+            reward
+            art
+            tools
+            metadata
+            group { index step split metadata metrics logs exceptions }
+            messages { role content toolCallId name trainable toolCalls { id type name arguments } }
+            additionalHistories { messages { role content trainable } tools }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const SplitHistory = graphql(`
+  query SplitHistory($id: ID!, $split: String, $names: [String!]) {
+    run(id: $id) {
+      metricNames { split name }
+      metricHistory(split: $split, names: $names) {
+        split
+        step
+        totalTrajectories
+        avgReward
+        minReward
+        maxReward
+        rewardStd
+        trainingLoss
+        values { name value }
+      }
+    }
+  }
+`);
+
+export const RecordSplitMetrics = graphql(`
+  mutation RecordSplitMetrics($runId: ID!, $split: String, $points: [MetricPointInput!]!) {
+    recordMetrics(runId: $runId, split: $split, points: $points) {
+      __typename
+      ... on RecordMetricsPayload { points { split step avgReward values { name value } } }
+      ... on ValidationError { message issues { field rule message } }
+      ... on ConflictError { message }
+    }
+  }
+`);
+
+export const RecordCheckpoint = graphql(`
+  mutation RecordCheckpoint($runId: ID!, $step: Int!, $name: String!, $uri: String) {
+    recordCheckpoint(runId: $runId, step: $step, name: $name, uri: $uri) {
+      __typename
+      ... on RecordCheckpointPayload { checkpoint { step name uri } }
+      ... on ConflictError { message }
+      ... on RunModeError { message }
+      ... on ValidationError { message }
+    }
+  }
+`);
+
+export const Checkpoints = graphql(`
+  query Checkpoints($id: ID!, $metric: String) {
+    run(id: $id) {
+      checkpoints { step name uri deletedAt metrics { name value } }
+      bestCheckpoint(metric: $metric) { step value checkpoint { step name } }
+    }
+  }
+`);

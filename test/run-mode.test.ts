@@ -18,8 +18,10 @@ import {
   CreatePipelineRun,
   FleetRun,
   PipelineRunDetails,
+  RecordCheckpoint,
   RecordMetrics,
   RecordTrajectories,
+  RecordTrajectoryGroups,
   StepTrajectories,
   TransitionRun,
 } from './operations';
@@ -48,13 +50,17 @@ async function createPipelineRun(projectName: string) {
 
 const status = async (id: string) => (await s.gql(PipelineRunDetails, { id })).run!.status;
 
-/** The three tracking writes, each of which must come back as a RunModeError naming PIPELINE. */
+/** The tracking writes, each of which must come back as a RunModeError naming PIPELINE. */
 async function expectAllRefused(runId: string) {
   const injected = trajectory(0, 1, { uuid: '3f1c9a52-5e0b-4c3e-9d6e-2b7f00c0ffee' });
   const t = await s.gql(RecordTrajectories, { runId, trajectories: [injected] });
   expect(expectResult(t.recordTrajectories, 'RunModeError').mode).toBe('PIPELINE');
   const m = await s.gql(RecordMetrics, { runId, points: [{ step: 5, epoch: 0, trainingLoss: 9 }] });
   expect(expectResult(m.recordMetrics, 'RunModeError').mode).toBe('PIPELINE');
+  const g = await s.gql(RecordTrajectoryGroups, { runId, step: 0, groups: [{ trajectories: [{ reward: 1 }] }] });
+  expect(expectResult(g.recordTrajectoryGroups, 'RunModeError').message).toMatch(/PIPELINE run/);
+  const c = await s.gql(RecordCheckpoint, { runId, step: 1, name: 'injected@1' });
+  expect(expectResult(c.recordCheckpoint, 'RunModeError').message).toMatch(/PIPELINE run/);
   const tr = await s.gql(TransitionRun, { runId, to: 'FAILED', reason: 'injected' });
   const err = expectResult(tr.transitionRun, 'RunModeError');
   expect(err).toMatchObject({ mode: 'PIPELINE' });

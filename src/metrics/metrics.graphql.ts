@@ -12,8 +12,8 @@ import { TRACKING_API } from '../runs/write-guard';
 import type { MetricPoint } from './metric-point.model';
 import { DEFAULT_SPLIT, MAX_POINTS_PER_CALL, toBuckets, type HistoryBucket } from './metrics.service';
 
-/** ART's metric keys: `train/reward`, `loss/grad_norm`, `costs/gpu ($)`-like names a user may log. */
-const METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_./:@+=()[\] -]{0,199}$/;
+/** Any name ART's history can carry (`train/reward`, `loss/grad_norm`, a user's own): 1–200 characters, no control characters. */
+const METRIC_NAME = /^[^\u0000-\u001f\u007f]{1,200}$/;
 
 const NamedValueRef = builder.objectRef<{ name: string; value: number | null }>('NamedValue').implement({
   fields: (t) => ({ name: t.exposeString('name'), value: t.exposeFloat('value', { nullable: true }) }),
@@ -120,7 +120,7 @@ const NamedValueInput = builder.inputType('NamedValueInput', {
       required: true,
       validate: {
         schema: z.string().regex(METRIC_NAME, {
-          message: 'must be 1–200 letters, digits, _ . / - : @ + = ( ) [ ] or spaces, starting with a letter or _',
+          message: 'must be 1–200 characters without control characters',
         }),
       },
     }),

@@ -335,15 +335,6 @@ builder.mutationField('recordTrajectories', (t) =>
   }),
 );
 
-const ArtExceptionInput = builder.inputType('ArtExceptionInput', {
-  description: "One of a TrajectoryGroup's exceptions, as ART records a rollout that raised.",
-  fields: (t) => ({
-    type: t.string({ required: true, validate: { schema: z.string().max(10_000) } }),
-    message: t.string({ required: true, validate: { schema: z.string().max(1_000_000) } }),
-    traceback: t.string({ required: true, validate: { schema: z.string().max(1_000_000) } }),
-  }),
-});
-
 const TrajectoryGroupInput = builder.inputType('TrajectoryGroupInput', {
   description:
     'An ART TrajectoryGroup as `model_dump(mode="json")` gives it. Each trajectory is ART\'s Trajectory JSON, checked against ART\'s shapes (ART 0.5.17, PeterWofford/ART 679b236e) and kept whole, fields a newer ART adds included.',
@@ -357,7 +348,11 @@ const TrajectoryGroupInput = builder.inputType('TrajectoryGroupInput', {
     metadata: t.field({ type: 'JSON' }),
     metrics: t.field({ type: 'JSON' }),
     logs: t.stringList({ validate: { maxLength: 10_000 } }),
-    exceptions: t.field({ type: [ArtExceptionInput], validate: { maxLength: 10_000 } }),
+    exceptions: t.field({
+      type: ['JSON'],
+      description: "ART's exceptions of the group: [{type, message, traceback}].",
+      validate: { maxLength: 10_000 },
+    }),
   }),
 });
 
