@@ -5,12 +5,9 @@
 // reward statistics of a (split, step) are right whichever of recordMetrics and the trajectories comes
 // first; TRACKED runs walk past stages they do not have; checkpoints and the best one by ART's rule.
 // (That PIPELINE runs refuse these writes is in run-mode.test.ts.)
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
 import { describe, expect, it } from 'vitest';
 
+import { ART_FIXTURE, type ArtGroup } from './helpers/art-fixture';
 import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { expectResult } from './helpers/results';
 import { useTestServer, type TestServer } from './helpers/server';
@@ -23,20 +20,6 @@ import {
   SplitHistory,
   TransitionRun,
 } from './operations';
-
-const here = dirname(fileURLToPath(import.meta.url));
-type Json = Record<string, unknown>;
-interface ArtGroup {
-  trajectories: Json[];
-  exceptions: Json[];
-  metadata: Json;
-  metrics: Json;
-  logs: string[];
-}
-export const ART_FIXTURE = JSON.parse(readFileSync(join(here, 'fixtures/art/trajectory-groups.json'), 'utf8')) as {
-  art_commit: string;
-  groups: ArtGroup[];
-};
 
 /** A group as recordTrajectoryGroups takes it: ART's dump as it is. */
 const asInput = (g: ArtGroup, index?: number) => ({ ...g, ...(index === undefined ? {} : { index }) });

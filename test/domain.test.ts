@@ -25,6 +25,24 @@ describe('status machine', () => {
     ]);
     expect(allowed.sort()).toEqual([...forward, ...stops].sort());
   });
+
+  it('lets a TRACKED run move forward past stages it does not have, or start a new step, and never back', () => {
+    const allowed = (from: (typeof TRAINING_STATUSES)[number]) =>
+      TRAINING_STATUSES.filter((to) => canTransition(from, to, 'tracked'));
+    expect(allowed('pending')).toEqual([
+      'generating',
+      'collecting',
+      'scoring',
+      'training',
+      'completed',
+      'failed',
+      'cancelled',
+    ]);
+    expect(allowed('collecting')).toEqual(['scoring', 'training', 'completed', 'failed', 'cancelled']);
+    expect(allowed('scoring')).toEqual(['collecting', 'training', 'completed', 'failed', 'cancelled']);
+    expect(allowed('training')).toEqual(['collecting', 'completed', 'failed', 'cancelled']);
+    for (const final of ['completed', 'failed', 'cancelled'] as const) expect(allowed(final)).toEqual([]);
+  });
 });
 
 describe('downsample', () => {

@@ -13,10 +13,11 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { GetRunQuery, ListTrajectoriesQuery, ListTrajectoriesQueryVariables } from './gql/graphql';
+import { ART_FIXTURE } from './helpers/art-fixture';
 import { createRun, recordTrajectories, trajectory, transition } from './helpers/builders';
 import { expectResult } from './helpers/results';
 import { useTestServer, type TestServer } from './helpers/server';
-import { GetRun, ListRuns, ListTrajectories, RecordMetrics } from './operations';
+import { GetRun, ListRuns, ListTrajectories, RecordMetrics, RecordTrajectoryGroups } from './operations';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SCRIPTS = join(here, 'seed');
@@ -239,7 +240,20 @@ describe.skipIf(Boolean(SKIP))(
         await advanceToCollecting(collecting.id);
         await recordTrajectories(s, collecting.id, [trajectory(1, 0.5), trajectory(1, 0.25)]);
 
-        runIds.push(plain.id, full.id, failed.id, cancelled.id, collecting.id);
+        // ART groups with tool calls, null and part-list content, choices and a val split (made by ART's own classes).
+        const art = await createRun(s, { projectName: 'seed-compat-art' });
+        await transition(s, art.id, 'TRAINING');
+        for (const split of ['train', 'val']) {
+          const res = await s.gql(RecordTrajectoryGroups, {
+            runId: art.id,
+            step: 2,
+            split,
+            groups: ART_FIXTURE.groups as never,
+          });
+          expectResult(res.recordTrajectoryGroups, 'RecordTrajectoryGroupsPayload');
+        }
+
+        runIds.push(plain.id, full.id, failed.id, cancelled.id, collecting.id, art.id);
         read = await python<ReadRows>('read_rows.py', [SEED_MODELS, dbFile]);
       });
 
@@ -294,6 +308,8 @@ describe.skipIf(Boolean(SKIP))(
         });
       });
 
+      const models = () => read.trajectories.map((e) => (e.ok ? e.model : {}));
+
       it('reads every trajectories row, equal field by field to what GraphQL returns', async () => {
         expect(failures(read.trajectories), 'TrajectoryRecord.from_row failed on Atelier rows').toBe('');
         let seen = 0;
@@ -310,24 +326,34 @@ describe.skipIf(Boolean(SKIP))(
             expect(entry.instants.created_at?.aware).toBe(true);
           }
         }
-        expect(seen).toBe(6);
+        expect(seen).toBe(6 + 2 * 4);
         expect(read.trajectories).toHaveLength(seen);
-        const models = read.trajectories.map((e) => (e.ok ? e.model : {}));
-        expect(models).toContainEqual(
+        // A tool-calling ART trajectory: the seed gets every turn as role and text (a tool call's null content as "").
+        expect(models()).toContainEqual(
+          expect.objectContaining({
+            task_input: { step: 2, input_text: 'How much is the March invoice?', context: null },
+            reward: 1,
+            messages: expect.arrayContaining([
+              { role: 'assistant', content: '' },
+              { role: 'tool', content: 'Total due: 1,240.00 EUR by April 3.' },
+            ]),
+          }),
+        );
+        expect(models()).toContainEqual(
           expect.objectContaining({
             reward: null,
             metadata: {},
             task_input: { step: 0, input_text: 'no context', context: null },
           }),
         );
-        expect(models).toContainEqual(
+        expect(models()).toContainEqual(
           expect.objectContaining({
             reward: -1.5,
             messages: [],
             task_input: { step: 999, input_text: 'held-out test input', context: null },
           }),
         );
-        expect(models).toContainEqual(
+        expect(models()).toContainEqual(
           expect.objectContaining({ reward: 0.75, metadata: { judge: 'ruler', scores: [0.1, 0.2], emoji: '🎉' } }),
         );
       });
