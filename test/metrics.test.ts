@@ -2,10 +2,11 @@
 // snapshot, duplicates refused, and downsampling that keeps spikes and the final step exact.
 import { describe, expect, it } from 'vitest';
 
+import { downsample } from '../src/domain/downsample';
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { expectResult } from './helpers/results';
 import { useTestServer } from './helpers/server';
-import { MetricHistory, RecordMetrics } from './operations';
+import { MetricHistory, RecordMetrics, RecordSplitMetrics, SplitHistory } from './operations';
 
 const s = useTestServer();
 
@@ -201,5 +202,56 @@ describe('metricHistory(maxPoints)', () => {
 
     const bad = await s.request(MetricHistory, { id: run.id, maxPoints: 0 });
     expect(bad.errors?.[0].message).toMatch(/maxPoints/);
+  }, 60_000);
+});
+
+describe('metricHistory(maxPoints) bucketed by the database', () => {
+  it('gives exactly the buckets domain/downsample.ts makes from the whole history, named values and gaps included', async () => {
+    const run = await createRun(s);
+    const steps = 1234;
+    for (let i = 0; i < steps; i += 500) {
+      const points = Array.from({ length: Math.min(500, steps - i) }, (_, j) => {
+        const step = i + j;
+        return {
+          step,
+          trainingLoss: step % 7 === 0 ? null : Math.cos(step / 13),
+          // a value some points lack, one every point has
+          values: [
+            ...(step % 3 === 0 ? [{ name: 'loss/grad_norm', value: (step % 17) - 8 }] : []),
+            { name: 'time/step_s', value: step / 10 },
+          ],
+        };
+      });
+      expectResult((await s.gql(RecordSplitMetrics, { runId: run.id, points })).recordMetrics, 'RecordMetricsPayload');
+    }
+    const full = (await s.gql(MetricHistory, { id: run.id })).run!.metricHistory;
+    expect(full).toHaveLength(steps);
+    const series = (p: (typeof full)[number]) => ({
+      step: p.step,
+      series: {
+        trainingLoss: p.trainingLoss ?? null,
+        avgReward: p.avgReward ?? null,
+        ...Object.fromEntries(p.values.map((v) => [`values.${v.name}`, v.value])),
+      },
+    });
+    const sorted = (xs: Array<{ name: string; value?: number | null }>) =>
+      Object.fromEntries(
+        xs
+          .filter((x) => ['trainingLoss', 'avgReward'].includes(x.name) || x.name.startsWith('values.'))
+          .map((x) => [x.name, x.value ?? null]),
+      );
+    for (const maxPoints of [1, 100, 617]) {
+      const h = (await s.gql(MetricHistory, { id: run.id, maxPoints })).run!.metricHistory;
+      const expected = downsample(full.map(series), maxPoints);
+      expect(h.map((p) => [p.bucket.firstStep, p.bucket.lastStep, p.bucket.count, p.step])).toEqual(
+        expected.map((b) => [b.firstStep, b.lastStep, b.count, b.last.step]),
+      );
+      expect(h.map((p) => sorted(p.bucket.min))).toEqual(expected.map((b) => b.min));
+      expect(h.map((p) => sorted(p.bucket.max))).toEqual(expected.map((b) => b.max));
+      expect(h.map((p) => p.values)).toEqual(expected.map((b) => full.find((f) => f.step === b.last.step)!.values));
+    }
+    // names: only those values, in the buckets and on the points.
+    const only = (await s.gql(SplitHistory, { id: run.id, names: ['time/step_s'] })).run!.metricHistory;
+    expect(new Set(only.flatMap((p) => p.values.map((v) => v.name)))).toEqual(new Set(['time/step_s']));
   }, 60_000);
 });

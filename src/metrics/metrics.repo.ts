@@ -18,6 +18,30 @@ export interface StoredPoint {
   values: Record<string, number>;
 }
 
+/** One bucket of consecutive points, as the database computed it. */
+export interface SqlBucket {
+  firstStep: number;
+  lastStep: number;
+  count: number;
+  /** Min and max of each core column and each named value (`values.<name>`) within the bucket. */
+  min: Record<string, number | null>;
+  max: Record<string, number | null>;
+  /** The bucket's last point and its values. */
+  last: StoredPoint;
+}
+
+/** The core columns bucketed, by series name (metric-point.model.ts CORE_SERIES) and column. */
+const CORE_COLUMNS: Array<[string, string]> = [
+  ['totalTrajectories', 'total_trajectories'],
+  ['avgReward', 'avg_reward'],
+  ['minReward', 'min_reward'],
+  ['maxReward', 'max_reward'],
+  ['rewardStd', 'reward_std'],
+  ['trainingLoss', 'training_loss'],
+];
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
 export class MetricsRepo {
   private readonly points: RowReader<MetricPointRow>;
   private readonly values: RowReader<MetricValueRow>;
@@ -63,6 +87,98 @@ export class MetricsRepo {
       p.values,
     );
     return this.withValues(rows, [runId], split, names, null);
+  }
+
+  /** How many points a split of a run has. */
+  async count(runId: number, split: string): Promise<number> {
+    const p = new SqlParams(this.kind);
+    return this.points.count(
+      `SELECT COUNT(1) AS n FROM ${this.points.table} m WHERE m.run_id = ${p.add(runId)} AND m.split = ${p.add(split)}`,
+      p.values,
+    );
+  }
+
+  /**
+   * A split's history in buckets of `size` consecutive points, bucketed by the database: a point's
+   * bucket is its position by step divided by `size`, each bucket reports the min and max of every
+   * series and its last point. Three statements whatever the history's length: the core columns, the
+   * named values, and the last points' values (the same buckets domain/downsample.ts makes in memory).
+   */
+  async bucketed(runId: number, split: string, names: readonly string[] | null, size: number): Promise<SqlBucket[]> {
+    // The size is a literal (a whole number computed here): a bound number would divide as REAL on SQLite.
+    const per = Math.max(1, Math.floor(size));
+    const numbered = (p: SqlParams) =>
+      `SELECT m.*, (ROW_NUMBER() OVER (ORDER BY m.step) - 1) / ${per} AS b FROM ${this.points.table} m WHERE m.run_id = ${p.add(runId)} AND m.split = ${p.add(split)}`;
+    const p = new SqlParams(this.kind);
+    const aggregates = CORE_COLUMNS.map(([, c]) => `MIN(p.${c}) AS "min_${c}", MAX(p.${c}) AS "max_${c}"`).join(', ');
+    const rows: Array<Record<string, unknown>> = await this.ds.query(
+      `WITH p AS MATERIALIZED (${numbered(p)})
+       SELECT a.*, ${this.points.columns('l')}
+         FROM (SELECT p.b AS bucket, MIN(p.step) AS first_step, MAX(p.step) AS last_step, COUNT(1) AS n, ${aggregates} FROM p GROUP BY p.b) a
+         JOIN ${this.points.table} l ON l.run_id = ${p.add(runId)} AND l.split = ${p.add(split)} AND l.step = a.last_step
+        ORDER BY a.bucket`,
+      p.values,
+    );
+    const buckets: SqlBucket[] = rows.map((r) => {
+      const min: Record<string, number | null> = {};
+      const max: Record<string, number | null> = {};
+      for (const [series, c] of CORE_COLUMNS) {
+        min[series] = num(r[`min_${c}`]);
+        max[series] = num(r[`max_${c}`]);
+      }
+      const last = {} as Record<string, unknown>;
+      for (const c of this.ds.getMetadata(MetricPointEntity).columns) last[c.propertyName] = r[c.propertyName];
+      for (const k of ['id', 'runId', 'step', 'epoch', 'totalTrajectories']) last[k] = Number(last[k]);
+      for (const k of ['avgReward', 'minReward', 'maxReward', 'rewardStd', 'trainingLoss']) last[k] = num(last[k]);
+      return {
+        firstStep: Number(r.first_step),
+        lastStep: Number(r.last_step),
+        count: Number(r.n),
+        min,
+        max,
+        last: { row: last as unknown as MetricPointRow, values: {} },
+      };
+    });
+    if (buckets.length === 0 || (names && names.length === 0)) return buckets;
+
+    const q = new SqlParams(this.kind);
+    // Placeholders in the order they appear in the text (SQLite's are positional): the CTE's first.
+    const inner = numbered(q);
+    const where = [`v.run_id = ${q.add(runId)}`, `v.split = ${q.add(split)}`];
+    const nameFilter = names ? ` AND v.name IN (${q.list(names)})` : '';
+    const valueRows: Array<{ b: number | string; name: string; lo: number | string; hi: number | string }> =
+      await this.ds.query(
+        `WITH p AS MATERIALIZED (${inner})
+       SELECT p.b AS b, v.name AS name, MIN(v.value) AS lo, MAX(v.value) AS hi
+         FROM ${this.values.table} v JOIN p ON p.step = v.step
+        WHERE ${where.join(' AND ')}${nameFilter}
+        GROUP BY p.b, v.name
+        ORDER BY v.name`,
+        q.values,
+      );
+    for (const v of valueRows) {
+      const bucket = buckets[Number(v.b)];
+      if (!bucket) continue;
+      bucket.min[`values.${v.name}`] = Number(v.lo);
+      bucket.max[`values.${v.name}`] = Number(v.hi);
+    }
+    const lastSteps = buckets.map((b) => b.lastStep);
+    const byStep = new Map(buckets.map((b) => [b.lastStep, b]));
+    for (let i = 0; i < lastSteps.length; i += 500) {
+      const r = new SqlParams(this.kind);
+      const cond = [
+        `v.run_id = ${r.add(runId)}`,
+        `v.split = ${r.add(split)}`,
+        `v.step IN (${r.list(lastSteps.slice(i, i + 500))})`,
+      ];
+      if (names) cond.push(`v.name IN (${r.list(names)})`);
+      for (const v of await this.values.all(
+        `SELECT ${this.values.columns('v')} FROM ${this.values.table} v WHERE ${cond.join(' AND ')} ORDER BY v.name`,
+        r.values,
+      ))
+        byStep.get(v.step)!.last.values[v.name] = v.value;
+    }
+    return buckets;
   }
 
   /** How many train points a run has, and its last train step (-1 when none): a resume checks the backend against it. */

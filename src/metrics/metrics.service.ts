@@ -5,7 +5,13 @@
 import { In } from 'typeorm';
 
 import type { Database } from '../db/data-source';
-import { GradientStepEntity, MetricPointEntity, MetricValueEntity, type GradientStepRow } from '../db/entities';
+import {
+  GradientStepEntity,
+  MetricPointEntity,
+  MetricValueEntity,
+  type GradientStepRow,
+  type MetricPointRow,
+} from '../db/entities';
 import { nowStored } from '../db/timestamps';
 import { downsample, type Bucket } from '../domain/downsample';
 import { ConflictError, ValidationError } from '../errors';
@@ -122,18 +128,22 @@ export class MetricsService {
         fresh.map((p) => ({ split, step: p.step })),
       );
       const now = nowStored();
-      for (let i = 0; i < fresh.length; i += 100) {
-        const rows = fresh.slice(i, i + 100).map((p) => ({
-          runId,
-          split,
-          step: p.step,
-          epoch: p.epoch ?? 0,
-          trainingLoss: p.trainingLoss ?? null,
-          recordedAt: now,
-          ...pointStats(stats, { split, step: p.step }),
-        }));
-        await pointsRepo.createQueryBuilder().insert().values(rows).updateEntity(false).execute();
-      }
+      const freshRows = fresh.map((p) => ({
+        runId,
+        split,
+        step: p.step,
+        epoch: p.epoch ?? 0,
+        trainingLoss: p.trainingLoss ?? null,
+        recordedAt: now,
+        ...pointStats(stats, { split, step: p.step }),
+      }));
+      for (let i = 0; i < freshRows.length; i += 100)
+        await pointsRepo
+          .createQueryBuilder()
+          .insert()
+          .values(freshRows.slice(i, i + 100))
+          .updateEntity(false)
+          .execute();
       for (const p of fresh) changedSteps.add(p.step);
       for (const u of lossUpdates) await pointsRepo.update({ id: u.id }, { trainingLoss: u.trainingLoss });
       for (let i = 0; i < newValues.length; i += 200)
@@ -149,12 +159,13 @@ export class MetricsService {
         const changed = [...changedSteps].sort((a, b) => a - b);
         tx.afterCommit(() => this.events.publish('metricsRecorded', { runId, split, steps: changed }));
       }
-      const answer = new Map<number, StoredPoint>();
-      for (const row of await pointsRepo.findBy({ runId, split, step: In(steps) }))
-        answer.set(row.step, { row, values: {} });
-      for (const v of await valuesRepo.findBy({ runId, split, step: In(steps) }))
-        answer.get(v.step)!.values[v.name] = v.value;
-      return points.map((p) => toPoint(answer.get(p.step)!));
+      // The answer: each point as stored now (a merged one with its old and new values), built without reading back.
+      const freshByStep = new Map(freshRows.map((r) => [r.step, r]));
+      return points.map((p) => {
+        const old = stored.get(p.step);
+        const row = old?.row ?? ({ id: 0, ...freshByStep.get(p.step)! } as MetricPointRow);
+        return toPoint({ row, values: { ...old?.values, ...(p.values ?? {}) } });
+      });
     });
   }
 
@@ -209,6 +220,17 @@ export class MetricsService {
     split: string = DEFAULT_SPLIT,
     names: readonly string[] | null = null,
   ): Promise<HistoryBucket[]> {
+    if (maxPoints !== null) {
+      // Long histories are bucketed by the database: only the buckets cross into the process.
+      const n = await this.repo.count(runId, split);
+      if (n > maxPoints) {
+        const buckets = await this.repo.bucketed(runId, split, names, Math.ceil(n / maxPoints));
+        return buckets.map((b) => {
+          const [last] = toBuckets([toPoint(b.last)], null);
+          return { ...last, firstStep: b.firstStep, lastStep: b.lastStep, count: b.count, min: b.min, max: b.max };
+        });
+      }
+    }
     return toBuckets((await this.repo.history(runId, split, names)).map(toPoint), maxPoints);
   }
 
