@@ -7,7 +7,7 @@ import { builder } from '../graphql/builder';
 import { shareSubscribers } from '../graphql/shared-subscription';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { TrainingMetricsRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
-import { TRACKING_API } from '../runs/write-guard';
+import { trackingGuard } from '../runs/write-guard';
 import type { MetricPoint } from './metric-point.model';
 import { MAX_POINTS_PER_CALL, toBuckets, type HistoryBucket } from './metrics.service';
 
@@ -129,7 +129,7 @@ builder.mutationField('recordMetrics', (t) =>
         }
         return { step: p.step, epoch: p.epoch, trainingLoss: p.trainingLoss, values };
       });
-      const saved = await ctx.services.metrics.record(args.runId.id, points, TRACKING_API);
+      const saved = await ctx.services.metrics.record(args.runId.id, points, trackingGuard(ctx.viewer.projects));
       return { points: toBuckets(saved, null) };
     },
   }),

@@ -11,7 +11,7 @@ import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from 
 import { shareSubscribers } from '../graphql/shared-subscription';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
-import { TRACKING_API } from '../runs/write-guard';
+import { trackingGuard } from '../runs/write-guard';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
 import type { Trajectory, TrajectoryMessage } from './trajectory.model';
@@ -225,7 +225,7 @@ builder.mutationField('recordTrajectories', (t) =>
           reward: tr.reward,
           metadata: tr.metadata as Record<string, unknown> | null,
         })),
-        { guard: TRACKING_API },
+        { guard: trackingGuard(ctx.viewer.projects) },
       ),
   }),
 );
