@@ -365,7 +365,14 @@ describe('open access on loopback', () => {
       (await open.gql(CreateApiKey, { name: 'then-a-writer', scope: 'WRITE' }, bearer(made.secret))).createApiKey,
       'CreateApiKeyPayload',
     );
-    // Nor can the last admin key be revoked through the API.
+    // Nor can the last admin key be revoked through the API; an admin key scoped to projects does not count.
+    expect(
+      await open.gql<{ createApiKey: { __typename: string } }, Record<string, unknown>>(
+        'mutation { createApiKey(name: "scoped-admin", scope: ADMIN, projects: ["p"]) { __typename } }',
+        {},
+        bearer(made.secret),
+      ),
+    ).toEqual({ createApiKey: { __typename: 'CreateApiKeyPayload' } });
     const last = expectResult(
       (await open.gql(RevokeApiKey, { id: made.apiKey.id }, bearer(made.secret))).revokeApiKey,
       'ConflictError',
@@ -842,6 +849,41 @@ describe('keys scoped to projects × every door × transports', () => {
       }
       expect(seen.map((e) => e.run.projectName).filter((p) => p !== 'alpha')).toEqual([]);
       expect(seen.map((e) => e.eventId)).toEqual(expected);
+    }
+  });
+
+  it('resume with Last-Event-ID and answer in SSE single connection mode within the key’s projects', async () => {
+    const key = scoped.alphaReader.secret;
+    // The first stored transitions are other projects' (the file's first run is in "auth").
+    const resumed = await viaSse(
+      s.url,
+      'subscription { runStatusChanged { eventId run { projectName } } }',
+      {},
+      { ...bearer(key), 'last-event-id': '0' },
+    );
+    expect((resumed.result?.data as { runStatusChanged: { run: unknown } }).runStatusChanged.run).toEqual({
+      projectName: 'alpha',
+    });
+    const client = createSseClient({
+      url: s.graphqlUrl,
+      singleConnection: true,
+      retryAttempts: 0,
+      headers: bearer(key),
+    });
+    try {
+      const answer = await new Promise((resolve, reject) =>
+        client.subscribe(
+          {
+            query:
+              'query($g: ID!, $a: ID!) { g: run(id: $g) { id } a: run(id: $a) { id } runs(filter: { projectName: "gamma" }) { totalCount } }',
+            variables: { g: ids.gamma, a: ids.alpha },
+          },
+          { next: resolve, error: reject, complete: () => undefined },
+        ),
+      );
+      expect(answer).toEqual({ data: { g: null, a: { id: ids.alpha }, runs: { totalCount: 0 } } });
+    } finally {
+      client.dispose();
     }
   });
 
