@@ -3,10 +3,11 @@
 // stored as hashes, shown once, and revoking one closes the subscriptions it opened, whether it is
 // revoked through the API or by the keys command while the server runs.
 import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import Sqlite from 'better-sqlite3';
-import { print } from 'graphql';
+import { Kind as AstKind, buildSchema, OperationTypeNode, parse, print } from 'graphql';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +25,16 @@ import {
 import { expectResult } from './helpers/results';
 import { bearer, useTestServer } from './helpers/server';
 import { waitFor, wsClient } from './helpers/subscriptions';
-import { errorCode, TRANSPORTS, via, viaHttp, viaSse, type Outcome, type Transport } from './helpers/transports';
+import {
+  errorCode,
+  via as sendThroughDoor,
+  TRANSPORTS,
+  via,
+  viaHttp,
+  viaSse,
+  type Outcome,
+  type Transport,
+} from './helpers/transports';
 import { CreateApiKey, CreateRun, ListApiKeys, OnRunStatus, RevokeApiKey, WhoAmI } from './operations';
 
 const FORGED = `atl_0123456789abcdef_${'A'.repeat(43)}`;
@@ -456,6 +466,18 @@ describe.skipIf(!postgresUrl)(postgresSuiteTitle('on PostgreSQL'), () => {
 // ---- keys scoped to projects ----
 
 describe('keys scoped to projects × every door × transports', () => {
+  /** Every root field a scoped key sent below: the last test checks that no door of the schema is left out. */
+  const exercised = new Set<string>();
+  const record = (query: string) => {
+    for (const def of parse(query).definitions)
+      if (def.kind === AstKind.OPERATION_DEFINITION)
+        for (const sel of def.selectionSet.selections)
+          if (sel.kind === AstKind.FIELD) exercised.add(`${def.operation}.${sel.name.value}`);
+    return query;
+  };
+  // Inside this block, every request through `via` is recorded.
+  const via: typeof sendThroughDoor = (transport, url, query, ...rest) =>
+    sendThroughDoor(transport, url, record(query), ...rest);
   const ids = {} as Record<'alpha' | 'beta' | 'gamma' | 'gammaDone' | 'alphaTraj' | 'gammaTraj', string>;
   let gammaUuid: string;
   let gammaDatabaseId: number;
@@ -474,12 +496,14 @@ describe('keys scoped to projects × every door × transports', () => {
   const createKey = async (name: string, scope: string, projects?: string[], as = s.keys.admin): Promise<MadeKey> =>
     (
       await s.gql<{ createApiKey: MadeKey }, Record<string, unknown>>(
-        `mutation($n: String!, $s: ApiKeyScope!, $p: [String!]) { createApiKey(name: $n, scope: $s, projects: $p) {
+        (as === s.keys.admin ? (q: string) => q : record)(
+          `mutation($n: String!, $s: ApiKeyScope!, $p: [String!]) { createApiKey(name: $n, scope: $s, projects: $p) {
           __typename
           ... on CreateApiKeyPayload { secret apiKey { id name scope projects } }
           ... on ValidationError { issues { field rule message } }
           ... on Error { message }
         } }`,
+        ),
         { n: name, s: scope, p: projects },
         bearer(as),
       )
@@ -822,7 +846,7 @@ describe('keys scoped to projects × every door × transports', () => {
     const expected = alphaEvents
       .filter((id) => Number(id) <= Number(markerEventId))
       .sort((a, b) => Number(a) - Number(b));
-    const query = 'subscription { runStatusChanged(afterEventId: "0") { eventId run { projectName } } }';
+    const query = record('subscription { runStatusChanged(afterEventId: "0") { eventId run { projectName } } }');
     type Event = { runStatusChanged: { eventId: string; run: { projectName: string } } };
     for (const transport of ['sse', 'ws'] as const) {
       const client =
@@ -857,7 +881,7 @@ describe('keys scoped to projects × every door × transports', () => {
     // The first stored transitions are other projects' (the file's first run is in "auth").
     const resumed = await viaSse(
       s.url,
-      'subscription { runStatusChanged { eventId run { projectName } } }',
+      record('subscription { runStatusChanged { eventId run { projectName } } }'),
       {},
       { ...bearer(key), 'last-event-id': '0' },
     );
@@ -874,8 +898,9 @@ describe('keys scoped to projects × every door × transports', () => {
       const answer = await new Promise((resolve, reject) =>
         client.subscribe(
           {
-            query:
+            query: record(
               'query($g: ID!, $a: ID!) { g: run(id: $g) { id } a: run(id: $a) { id } runs(filter: { projectName: "gamma" }) { totalCount } }',
+            ),
             variables: { g: ids.gamma, a: ids.alpha },
           },
           { next: resolve, error: reject, complete: () => undefined },
@@ -894,7 +919,7 @@ describe('keys scoped to projects × every door × transports', () => {
     // Earlier tests' subscriptions are released (asynchronously) first: then every listener is one of these.
     await waitFor(() => s.app.events.listenerCount() === 0, 5000, 'earlier subscriptions released');
     const baseline = 0;
-    const query = 'subscription($p: String) { runStatusChanged(projectName: $p) { to run { projectName } } }';
+    const query = record('subscription($p: String) { runStatusChanged(projectName: $p) { to run { projectName } } }');
     type Event = { data?: { runStatusChanged: { run: { projectName: string } } } };
     const streams = [
       client.iterate({ query }),
@@ -986,5 +1011,17 @@ describe('keys scoped to projects × every door × transports', () => {
       ),
     );
     expect([...projects]).toEqual(['beta']);
+  });
+
+  it('leave no door of the schema out: every root field was sent with a scoped key above', () => {
+    // Nothing of a project in it: the server's version and whether it is simulated.
+    const unrelated = new Set(['query.server']);
+    const schema = buildSchema(readFileSync('schema.graphql', 'utf8'));
+    const roots = [OperationTypeNode.QUERY, OperationTypeNode.MUTATION, OperationTypeNode.SUBSCRIPTION];
+    const doors = roots.flatMap((op) =>
+      Object.keys(schema.getRootType(op)?.getFields() ?? {}).map((field) => `${op}.${field}`),
+    );
+    // A new root field fails here until the matrix above sends it with a scoped key (and it checks viewer.projects).
+    expect(doors.filter((d) => !exercised.has(d) && !unrelated.has(d))).toEqual([]);
   });
 });

@@ -22,10 +22,14 @@ export interface WriteGuard {
   projects?: ProjectScope;
 }
 
-/** The guard of the tracking API's writes (recordTrajectories, recordMetrics, transitionRun): TRACKED runs only. */
-export const TRACKING_API: WriteGuard = { mode: 'tracked' };
+/** The tracking API's writes (recordTrajectories, recordMetrics, transitionRun) go into TRACKED runs only. */
+const TRACKING_API: WriteGuard = { mode: 'tracked' };
 
-/** The tracking API's guard for a caller: TRACKED runs of the projects it reaches. */
+/**
+ * The guard of a tracking write for a caller: TRACKED runs of the projects it reaches
+ * (`trackingGuard(ctx.viewer.projects)`). Not exported without the scope, so a new tracking door
+ * cannot forget it.
+ */
 export const trackingGuard = (projects: ProjectScope): WriteGuard => ({ ...TRACKING_API, projects });
 
 export async function lockGuarded(
