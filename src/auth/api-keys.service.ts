@@ -123,11 +123,11 @@ export class ApiKeysService {
     const material = generateKey();
     const row = await this.db.writes.run(async (tx) => {
       const keys = tx.em.getRepository(ApiKeyEntity);
-      // An admin key scoped to projects cannot make keys for every project, so it does not count here.
+      // While no admin key is active, only an admin key for every project: one scoped to projects could not manage the others.
       if (
         options.keepAdmin &&
         !(scope === 'admin' && projects === null) &&
-        !(await keys.existsBy({ scope: 'admin', revokedAt: IsNull(), projects: IsNull() }))
+        !(await keys.existsBy({ scope: 'admin', revokedAt: IsNull() }))
       ) {
         throw ValidationError.of(
           'scope',
