@@ -1,7 +1,9 @@
 // Who may do what, through every transport: each scope (and no key, a malformed key, a forged key)
 // against each kind of operation over HTTP, SSE and graphql-ws; refusals change nothing; keys are
 // stored as hashes, shown once, and revoking one closes the subscriptions it opened, whether it is
-// revoked through the API or by the keys command while the server runs.
+// revoked through the API or by the keys command while the server runs. Keys scoped to projects: every
+// door of the schema (checked against schema.graphql), over every transport, hides other projects' runs
+// as absent ones and refuses writes into them, changing nothing.
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -595,6 +597,12 @@ describe('keys scoped to projects × every door × transports', () => {
     // No projects is a mistake, not "every project"; names follow the projectName rule.
     const empty = await createKey('empty-projects', 'READ', []);
     expect(empty).toMatchObject({ __typename: 'ValidationError', issues: [{ field: 'projects', rule: 'too_small' }] });
+    const many = await createKey(
+      'many-projects',
+      'READ',
+      Array.from({ length: 101 }, (_, i) => `p${i}`),
+    );
+    expect(many).toMatchObject({ __typename: 'ValidationError', issues: [{ field: 'projects' }] });
     const blank = await createKey('blank-project', 'READ', ['ok', ' ']);
     expect(blank).toMatchObject({
       __typename: 'ValidationError',
