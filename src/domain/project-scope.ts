@@ -11,13 +11,15 @@
 //     answers NotFound.)
 //   - a list: `scope.projectNames` (null: no restriction) goes into the SQL filter (RunFilter.projectNames,
 //     the replay of status events), and live events pass `scope.allows(event.projectName)`.
-//   - a write into an existing run: the WriteGuard's `projects` (runs/write-guard.ts), checked on the
-//     locked row in the write's own transaction → NotFoundError.
+//   - a write into an existing run: the WriteGuard's `projects` (runs/write-guard.ts: `{ projects }`,
+//     or `trackingGuard(projects)` for the tracking API), checked on the locked row in the write's own
+//     transaction → NotFoundError.
 //   - a write that names a project (a new run, an import): `scope.assertMayUse(name, field)` →
 //     ValidationError naming the field, rule `project_scope`.
 //
 // A door added later (an import endpoint, an export route, datasets, evaluations) takes the viewer's
-// scope and calls the same methods; nothing else decides.
+// scope and calls the same methods; nothing else decides. test/auth.test.ts fails on a new root field
+// until a scoped key is sent through it.
 import { NotFoundError, ValidationError } from '../errors';
 
 export class ProjectScope {
