@@ -2,10 +2,13 @@
 // resolves its related rows with one query per level, never one per row.
 // The rule: dataloaders batch through the services' batch reads (getMany, transitionsOf,
 // taskInputsOf), like every other read; Services exposes no repo, so no resolver can reach one.
+// The loaders of runs and trajectories apply the viewer's ProjectScope (domain/project-scope.ts): a
+// run of a project the key does not reach, and its trajectories, load as null, like absent ones.
 import DataLoader from 'dataloader';
 
 import type { Viewer } from './auth/viewer';
 import type { TrajectoryGroupRow } from './db/entities';
+import { ProjectScope } from './domain/project-scope';
 import type { StatusTransition, TaskInput, TrainingRun } from './runs/run.model';
 import type { Services } from './services';
 import type { Trajectory } from './trajectories/trajectory.model';
@@ -42,13 +45,26 @@ function groupBy<K, V>(keys: readonly K[], rows: V[], key: (row: V) => K): V[][]
 /** Each key once: a loader that does not cache hands its batch function every load, repeats included. */
 const unique = <K>(keys: readonly K[]): K[] => [...new Set(keys)];
 
-export function createLoaders(s: Services, options: { cache?: boolean } = {}): Loaders {
+export function createLoaders(s: Services, options: { cache?: boolean; projects?: ProjectScope } = {}): Loaders {
   const cache = options.cache ?? true;
+  const scope = options.projects ?? ProjectScope.ALL;
+  const runById = new DataLoader<number, TrainingRun | null>(
+    async (ids) => byKey(ids, await s.runs.getMany(unique(ids)), (r) => r.id).map((run) => scope.visible(run)),
+    { cache },
+  );
+  /** Trajectories whose run the scope reaches (an unrestricted scope asks nothing more). */
+  const reachable = async (trajectories: Trajectory[]): Promise<Trajectory[]> => {
+    if (scope.unrestricted) return trajectories;
+    const runs = await runById.loadMany(unique(trajectories.map((t) => t.runId)));
+    const visible = new Set(runs.flatMap((r) => (r && !(r instanceof Error) ? [r.id] : [])));
+    return trajectories.filter((t) => visible.has(t.runId));
+  };
   return {
-    runById: new DataLoader(async (ids) => byKey(ids, await s.runs.getMany(unique(ids)), (r) => r.id), { cache }),
-    trajectoryById: new DataLoader(async (ids) => byKey(ids, await s.trajectories.getMany(unique(ids)), (r) => r.id), {
-      cache,
-    }),
+    runById,
+    trajectoryById: new DataLoader(
+      async (ids) => byKey(ids, await reachable(await s.trajectories.getMany(unique(ids))), (r) => r.id),
+      { cache },
+    ),
     statusHistoryByRunId: new DataLoader(
       async (ids) => groupBy(ids, await s.runs.transitionsOf(unique(ids)), (r) => r.runId),
       { cache },
@@ -78,19 +94,24 @@ export function createLoaders(s: Services, options: { cache?: boolean } = {}): L
 }
 
 export function createContext(services: Services, viewer: Viewer): Context {
-  return { services, viewer, loaders: createLoaders(services) };
+  return { services, viewer, loaders: createLoaders(services, { projects: viewer.projects }) };
 }
 
-const liveLoaders = new WeakMap<Services, Loaders>();
+/** Per app, per project scope (keys are few, and so are their distinct scopes). */
+const liveLoaders = new WeakMap<Services, Map<string, Loaders>>();
 
 /**
  * A subscription's context lives as long as the subscription: each event must read current rows,
  * not cached ones. Every subscriber of an event resolves it in the same tick, so the loaders for
  * events are shared by all subscriptions of the app and cache nothing: an event delivered to 5,000
  * subscribers reads its run once per batch instead of once per subscriber, and still as stored now.
+ * Subscribers share loaders only with those of the same project scope.
  */
 export function freshLoaders(ctx: Context): void {
-  let loaders = liveLoaders.get(ctx.services);
-  if (!loaders) liveLoaders.set(ctx.services, (loaders = createLoaders(ctx.services, { cache: false })));
+  let byScope = liveLoaders.get(ctx.services);
+  if (!byScope) liveLoaders.set(ctx.services, (byScope = new Map()));
+  const projects = ctx.viewer.projects;
+  let loaders = byScope.get(projects.key);
+  if (!loaders) byScope.set(projects.key, (loaders = createLoaders(ctx.services, { cache: false, projects })));
   ctx.loaders = loaders;
 }

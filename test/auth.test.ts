@@ -1,12 +1,15 @@
 // Who may do what, through every transport: each scope (and no key, a malformed key, a forged key)
 // against each kind of operation over HTTP, SSE and graphql-ws; refusals change nothing; keys are
 // stored as hashes, shown once, and revoking one closes the subscriptions it opened, whether it is
-// revoked through the API or by the keys command while the server runs.
+// revoked through the API or by the keys command while the server runs. Keys scoped to projects: every
+// door of the schema (checked against schema.graphql), over every transport, hides other projects' runs
+// as absent ones and refuses writes into them, changing nothing.
 import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import Sqlite from 'better-sqlite3';
-import { print } from 'graphql';
+import { Kind as AstKind, buildSchema, OperationTypeNode, parse, print } from 'graphql';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,8 +26,17 @@ import {
 } from './helpers/postgres';
 import { expectResult } from './helpers/results';
 import { bearer, useTestServer } from './helpers/server';
-import { waitFor } from './helpers/subscriptions';
-import { errorCode, via, viaHttp, viaSse, type Outcome, type Transport } from './helpers/transports';
+import { waitFor, wsClient } from './helpers/subscriptions';
+import {
+  errorCode,
+  via as sendThroughDoor,
+  TRANSPORTS,
+  via,
+  viaHttp,
+  viaSse,
+  type Outcome,
+  type Transport,
+} from './helpers/transports';
 import { CreateApiKey, CreateRun, ListApiKeys, OnRunStatus, RevokeApiKey, WhoAmI } from './operations';
 
 const FORGED = `atl_0123456789abcdef_${'A'.repeat(43)}`;
@@ -343,6 +355,17 @@ describe('open access on loopback', () => {
         }),
       ]);
     }
+    // Nor an admin key scoped to projects: it could not make keys for the other projects.
+    const scopedFirst = await open.gql<
+      { createApiKey: { __typename: string; issues?: { field: string; rule: string }[] } },
+      Record<string, unknown>
+    >(
+      'mutation { createApiKey(name: "first-scoped", scope: ADMIN, projects: ["p"]) { __typename ... on ValidationError { issues { field rule } } } }',
+    );
+    expect(scopedFirst.createApiKey).toEqual({
+      __typename: 'ValidationError',
+      issues: [{ field: 'scope', rule: 'first_key_admin' }],
+    });
     expect((await open.gql(WhoAmI)).viewer.openAccess).toBe(true);
     expect((await open.gql(ListApiKeys)).apiKeys).toEqual([]);
 
@@ -354,7 +377,14 @@ describe('open access on loopback', () => {
       (await open.gql(CreateApiKey, { name: 'then-a-writer', scope: 'WRITE' }, bearer(made.secret))).createApiKey,
       'CreateApiKeyPayload',
     );
-    // Nor can the last admin key be revoked through the API.
+    // Nor can the last admin key be revoked through the API; an admin key scoped to projects does not count.
+    expect(
+      await open.gql<{ createApiKey: { __typename: string } }, Record<string, unknown>>(
+        'mutation { createApiKey(name: "scoped-admin", scope: ADMIN, projects: ["p"]) { __typename } }',
+        {},
+        bearer(made.secret),
+      ),
+    ).toEqual({ createApiKey: { __typename: 'CreateApiKeyPayload' } });
     const last = expectResult(
       (await open.gql(RevokeApiKey, { id: made.apiKey.id }, bearer(made.secret))).revokeApiKey,
       'ConflictError',
@@ -397,5 +427,621 @@ describe.skipIf(!postgresUrl)(postgresSuiteTitle('on PostgreSQL'), () => {
     );
     await p.gql(RevokeApiKey, { id: made.apiKey.id }, bearer(p.keys.admin));
     expect(errorCode(await via('http', p.url, create, input, made.secret))).toBe('UNAUTHENTICATED');
+  });
+
+  it('keeps a key scoped to projects to their runs, in lists, replays and writes', async () => {
+    const create = 'mutation($input: CreateTrainingRunInput!) { createTrainingRun(input: $input) { __typename } }';
+    const input = { input: { mode: 'TRACKED', modelName: 'm', projectName: 'pg', taskDescription: 't' } };
+    const made = (
+      await p.gql<{ createApiKey: { secret: string } }, Record<string, unknown>>(
+        'mutation { createApiKey(name: "pg-scoped", scope: WRITE, projects: ["pg-a", "pg-b"]) { ... on CreateApiKeyPayload { secret } } }',
+        {},
+        bearer(p.keys.admin),
+      )
+    ).createApiKey.secret;
+    const make = (projectName: string) =>
+      via('http', p.url, create, { input: { ...input.input, projectName } }, p.keys.admin);
+    for (const project of ['pg-a', 'pg-c', 'pg-b']) expect(errorCode(await make(project))).toBeNull();
+    const list = await via(
+      'http',
+      p.url,
+      '{ runs(first: 100) { totalCount edges { node { projectName } } } }',
+      {},
+      made,
+    );
+    const runs = (list.result?.data as { runs: { totalCount: number; edges: { node: { projectName: string } }[] } })
+      .runs;
+    expect(runs.edges.map((e) => e.node.projectName).sort()).toEqual(['pg-a', 'pg-b']);
+    expect(runs.totalCount).toBe(2);
+    const replay = await viaSse(
+      p.url,
+      'subscription { runStatusChanged(afterEventId: "0") { run { projectName } } }',
+      {},
+      bearer(made),
+    );
+    expect(replay.result?.data).toEqual({ runStatusChanged: { run: { projectName: 'pg-a' } } });
+    const refused = await via('http', p.url, create, { input: { ...input.input, projectName: 'pg' } }, made);
+    expect(refused.result?.data).toEqual({ createTrainingRun: { __typename: 'ValidationError' } });
+  });
+});
+
+// ---- keys scoped to projects ----
+
+describe('keys scoped to projects × every door × transports', () => {
+  /** Every root field a scoped key sent below: the last test checks that no door of the schema is left out. */
+  const exercised = new Set<string>();
+  const record = (query: string) => {
+    for (const def of parse(query).definitions)
+      if (def.kind === AstKind.OPERATION_DEFINITION)
+        for (const sel of def.selectionSet.selections)
+          if (sel.kind === AstKind.FIELD) exercised.add(`${def.operation}.${sel.name.value}`);
+    return query;
+  };
+  // Inside this block, every request through `via` is recorded.
+  const via: typeof sendThroughDoor = (transport, url, query, ...rest) =>
+    sendThroughDoor(transport, url, record(query), ...rest);
+  const ids = {} as Record<'alpha' | 'beta' | 'gamma' | 'gammaDone' | 'alphaTraj' | 'gammaTraj', string>;
+  let gammaUuid: string;
+  let gammaDatabaseId: number;
+  /** The last transition stored before the matrix: an alpha run's, so a replay ends on it. */
+  let markerEventId: string;
+  const scoped = {} as Record<'alphaReader' | 'alphaBetaWriter' | 'alphaAdmin', { secret: string; id: string }>;
+  const missingRun = Buffer.from('TrainingRun:999999').toString('base64url');
+
+  type MadeKey = {
+    __typename: string;
+    secret?: string;
+    apiKey?: { id: string; name: string; scope: string; projects: string[] | null };
+    issues?: { field: string; rule: string; message: string }[];
+    message?: string;
+  };
+  const createKey = async (name: string, scope: string, projects?: string[], as = s.keys.admin): Promise<MadeKey> =>
+    (
+      await s.gql<{ createApiKey: MadeKey }, Record<string, unknown>>(
+        (as === s.keys.admin ? (q: string) => q : record)(
+          `mutation($n: String!, $s: ApiKeyScope!, $p: [String!]) { createApiKey(name: $n, scope: $s, projects: $p) {
+          __typename
+          ... on CreateApiKeyPayload { secret apiKey { id name scope projects } }
+          ... on ValidationError { issues { field rule message } }
+          ... on Error { message }
+        } }`,
+        ),
+        { n: name, s: scope, p: projects },
+        bearer(as),
+      )
+    ).createApiKey;
+
+  const asAdmin = <T>(query: string, variables: Record<string, unknown> = {}) =>
+    s.gql<T, Record<string, unknown>>(query, variables, admin());
+
+  async function trackedRun(projectName: string): Promise<{ id: string; uuid: string; databaseId: number }> {
+    const res = await asAdmin<{ createTrainingRun: { run: { id: string; uuid: string; databaseId: number } } }>(
+      `mutation($p: String!) { createTrainingRun(input: { mode: TRACKED, modelName: "m", projectName: $p, taskDescription: "scoping" }) {
+        ... on CreateTrainingRunPayload { run { id uuid databaseId } } } }`,
+      { p: projectName },
+    );
+    return res.createTrainingRun.run;
+  }
+
+  async function withData(runId: string): Promise<string> {
+    await asAdmin(
+      `mutation($r: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $r, trajectories: $t) { __typename } }`,
+      {
+        r: runId,
+        t: [
+          {
+            uuid: randomUUID(),
+            taskInput: { step: 0, inputText: 'in' },
+            messages: [{ role: 'user', content: 'hi' }],
+            reward: 0.5,
+          },
+        ],
+      },
+    );
+    await asAdmin(
+      `mutation($r: ID!) { recordMetrics(runId: $r, points: [{ step: 0, epoch: 0, trainingLoss: 0.1 }]) { __typename } }`,
+      {
+        r: runId,
+      },
+    );
+    const res = await asAdmin<{ run: { trajectories: { edges: { node: { id: string } }[] } } }>(
+      `query($r: ID!) { run(id: $r) { trajectories(first: 1) { edges { node { id } } } } }`,
+      { r: runId },
+    );
+    return res.run.trajectories.edges[0].node.id;
+  }
+
+  beforeAll(async () => {
+    const alpha = await trackedRun('alpha');
+    ids.alpha = alpha.id;
+    ids.beta = (await trackedRun('beta')).id;
+    const gamma = await trackedRun('gamma');
+    ids.gamma = gamma.id;
+    gammaUuid = gamma.uuid;
+    gammaDatabaseId = gamma.databaseId;
+    ids.gammaDone = (await trackedRun('gamma')).id;
+    await asAdmin(`mutation($r: ID!) { cancelTrainingRun(id: $r) { __typename } }`, { r: ids.gammaDone });
+    ids.alphaTraj = await withData(ids.alpha);
+    ids.gammaTraj = await withData(ids.gamma);
+    const moved = await asAdmin<{ transitionRun: { run: { statusHistory: { eventId: string }[] } } }>(
+      `mutation($r: ID!) { transitionRun(runId: $r, to: GENERATING) { ... on TransitionRunPayload { run { statusHistory { eventId } } } } }`,
+      { r: ids.alpha },
+    );
+    markerEventId = moved.transitionRun.run.statusHistory.at(-1)!.eventId;
+    for (const [name, scope, projects] of [
+      ['alphaReader', 'READ', ['alpha']],
+      ['alphaBetaWriter', 'WRITE', ['beta', 'alpha', 'alpha']],
+      ['alphaAdmin', 'ADMIN', ['alpha']],
+    ] as const) {
+      const made = await createKey(`scoped-${name}`, scope, [...projects]);
+      expect(made.__typename).toBe('CreateApiKeyPayload');
+      scoped[name] = { secret: made.secret!, id: made.apiKey!.id };
+    }
+  });
+
+  it('are made with projects, listed with them, and tell their holder its projects', async () => {
+    const keys = (await s.gql(ListApiKeys, {}, admin())).apiKeys as unknown as { id: string }[];
+    const listed = await asAdmin<{ apiKeys: { id: string; name: string; projects: string[] | null }[] }>(
+      '{ apiKeys { id name projects } }',
+    );
+    expect(keys.length).toBe(listed.apiKeys.length);
+    expect(listed.apiKeys.find((k) => k.id === scoped.alphaBetaWriter.id)?.projects).toEqual(['alpha', 'beta']);
+    expect(listed.apiKeys.find((k) => k.name === 'reader')?.projects).toBeNull();
+    for (const transport of TRANSPORTS) {
+      const outcome = await via(transport, s.url, '{ viewer { scope projects } }', {}, scoped.alphaBetaWriter.secret);
+      expect(outcome.result?.data).toEqual({ viewer: { scope: 'WRITE', projects: ['alpha', 'beta'] } });
+    }
+    expect((await via('http', s.url, '{ viewer { projects } }', {}, s.keys.reader)).result?.data).toEqual({
+      viewer: { projects: null },
+    });
+    // No projects is a mistake, not "every project"; names follow the projectName rule.
+    const empty = await createKey('empty-projects', 'READ', []);
+    expect(empty).toMatchObject({ __typename: 'ValidationError', issues: [{ field: 'projects', rule: 'too_small' }] });
+    const many = await createKey(
+      'many-projects',
+      'READ',
+      Array.from({ length: 101 }, (_, i) => `p${i}`),
+    );
+    expect(many).toMatchObject({ __typename: 'ValidationError', issues: [{ field: 'projects' }] });
+    const blank = await createKey('blank-project', 'READ', ['ok', ' ']);
+    expect(blank).toMatchObject({
+      __typename: 'ValidationError',
+      issues: [{ field: 'projects.1', rule: 'not_blank' }],
+    });
+  });
+
+  it('hide other projects’ runs behind every read door, as if they did not exist, changing nothing', async () => {
+    // Each key's first use writes its last_used_at; after that, reads write nothing.
+    for (const key of Object.values(scoped)) await via('http', s.url, '{ viewer { keyName } }', {}, key.secret);
+    await waitFor(
+      async () =>
+        (
+          await asAdmin<{ apiKeys: { name: string; lastUsedAt: string | null }[] }>('{ apiKeys { name lastUsedAt } }')
+        ).apiKeys
+          .filter((k) => k.name.startsWith('scoped-'))
+          .every((k) => k.lastUsedAt !== null),
+      5000,
+      'the scoped keys’ first use recorded',
+    );
+    await s.app.db.writes.run(async () => undefined);
+    const dbPath = join(s.dir, 'atelier.sqlite');
+    const before = tableChecksums(dbPath);
+
+    const projectCount = async (p: string) =>
+      (
+        await asAdmin<{ runs: { totalCount: number } }>(
+          'query($p: String) { runs(filter: { projectName: $p }) { totalCount } }',
+          { p },
+        )
+      ).runs.totalCount;
+    const counts = {
+      alpha: await projectCount('alpha'),
+      beta: await projectCount('beta'),
+      gamma: await projectCount('gamma'),
+    };
+    expect(counts.gamma).toBeGreaterThan(0);
+
+    const failures: string[] = [];
+    const expectData = (what: string, outcome: Outcome, data: unknown) => {
+      if (JSON.stringify(outcome.result) !== JSON.stringify({ data }))
+        failures.push(`${what}: expected ${JSON.stringify({ data })}, got ${JSON.stringify(outcome.result)}`);
+    };
+    for (const [name, projects] of [
+      ['alphaReader', ['alpha']],
+      ['alphaBetaWriter', ['alpha', 'beta']],
+      ['alphaAdmin', ['alpha']],
+    ] as const) {
+      const key = scoped[name].secret;
+      for (const transport of TRANSPORTS) {
+        const at = `${name} / ${transport}`;
+        const q = (query: string, variables: Record<string, unknown> = {}) =>
+          via(transport, s.url, query, variables, key);
+
+        // The list: only its projects, in the page and in totalCount, whatever the filter says.
+        const list = await q('{ runs(first: 100) { totalCount edges { node { projectName } } } }');
+        const runs = (list.result?.data as { runs: { totalCount: number; edges: { node: { projectName: string } }[] } })
+          .runs;
+        const seen = [...new Set(runs.edges.map((e) => e.node.projectName))].sort();
+        if (JSON.stringify(seen) !== JSON.stringify(projects)) failures.push(`${at} runs: saw projects ${seen}`);
+        const expected = projects.reduce((n, p) => n + counts[p], 0);
+        if (runs.totalCount !== expected || runs.edges.length !== expected)
+          failures.push(`${at} runs: ${runs.totalCount} / ${runs.edges.length}, expected ${expected}`);
+        expectData(
+          `${at} runs(filter: gamma)`,
+          await q('{ runs(filter: { projectName: "gamma" }) { totalCount edges { cursor } } }'),
+          {
+            runs: { totalCount: 0, edges: [] },
+          },
+        );
+
+        // One run, one node: null, as for an id that matches nothing.
+        expectData(
+          `${at} run(id)`,
+          await q('query($a: ID!, $g: ID!) { a: run(id: $a) { id } g: run(id: $g) { id } }', {
+            a: ids.alpha,
+            g: ids.gamma,
+          }),
+          {
+            a: { id: ids.alpha },
+            g: null,
+          },
+        );
+        expectData(`${at} run(uuid)`, await q('query($u: String!) { run(uuid: $u) { id } }', { u: gammaUuid }), {
+          run: null,
+        });
+        expectData(
+          `${at} node`,
+          await q('query($g: ID!, $t: ID!) { g: node(id: $g) { id } t: node(id: $t) { id } }', {
+            g: ids.gamma,
+            t: ids.gammaTraj,
+          }),
+          {
+            g: null,
+            t: null,
+          },
+        );
+        expectData(
+          `${at} nodes`,
+          await q('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+            ids: [ids.gamma, ids.alpha, ids.gammaTraj, ids.alphaTraj, ids.gammaDone],
+          }),
+          { nodes: [null, { id: ids.alpha }, null, { id: ids.alphaTraj }, null] },
+        );
+        // Trajectories and metrics of its own runs are there; another project's run is NOT_FOUND, worded as for a missing one.
+        const own = await q(
+          'query($a: ID!) { trajectories(runId: $a) { totalCount } run(id: $a) { metricHistory { step } } }',
+          { a: ids.alpha },
+        );
+        expectData(`${at} own trajectories`, own, {
+          trajectories: { totalCount: 1 },
+          run: { metricHistory: [{ step: 0 }] },
+        });
+        const other = await q('query($g: ID!) { trajectories(runId: $g) { totalCount } }', { g: ids.gamma });
+        const missing = await q('query($g: ID!) { trajectories(runId: $g) { totalCount } }', { g: missingRun });
+        const shape = (o: Outcome) =>
+          JSON.stringify(o.result).replaceAll(String(gammaDatabaseId), 'N').replaceAll('999999', 'N');
+        if (errorCode(other) !== 'NOT_FOUND' || shape(other) !== shape(missing))
+          failures.push(
+            `${at} trajectories(gamma): ${JSON.stringify(other.result)} vs missing ${JSON.stringify(missing.result)}`,
+          );
+      }
+    }
+    expect(failures).toEqual([]);
+    await s.app.db.writes.run(async () => undefined);
+    expect(tableChecksums(dbPath)).toEqual(before);
+  });
+
+  it('refuse writes into other projects on every transport: a new run names projectName, an existing one is NotFound; nothing changes', async () => {
+    await s.app.db.writes.run(async () => undefined);
+    const dbPath = join(s.dir, 'atelier.sqlite');
+    const before = tableChecksums(dbPath);
+    const key = scoped.alphaBetaWriter.secret;
+    const mutations: Array<[string, string, Record<string, unknown>, string]> = [
+      [
+        'createTrainingRun',
+        'mutation { createTrainingRun(input: { mode: TRACKED, modelName: "m", projectName: "gamma", taskDescription: "t" }) { __typename ... on ValidationError { issues { field rule } } } }',
+        {},
+        'ValidationError',
+      ],
+      [
+        'transitionRun',
+        'mutation($r: ID!) { transitionRun(runId: $r, to: GENERATING) { __typename } }',
+        { r: ids.gamma },
+        'NotFoundError',
+      ],
+      [
+        'cancelTrainingRun',
+        'mutation($r: ID!) { cancelTrainingRun(id: $r) { __typename } }',
+        { r: ids.gamma },
+        'NotFoundError',
+      ],
+      [
+        'deleteTrainingRun',
+        'mutation($r: ID!) { deleteTrainingRun(id: $r) { __typename } }',
+        { r: ids.gammaDone },
+        'NotFoundError',
+      ],
+      [
+        'recordTrajectories',
+        'mutation($r: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $r, trajectories: $t) { __typename } }',
+        { r: ids.gamma, t: [{ taskInput: { step: 0, inputText: 'x' }, messages: [{ role: 'user', content: 'x' }] }] },
+        'NotFoundError',
+      ],
+      [
+        'recordMetrics',
+        'mutation($r: ID!) { recordMetrics(runId: $r, points: [{ step: 5, epoch: 0 }]) { __typename } }',
+        { r: ids.gamma },
+        'NotFoundError',
+      ],
+      [
+        'recordTrajectoryGroups',
+        'mutation($r: ID!) { recordTrajectoryGroups(runId: $r, step: 0, groups: [{ trajectories: [{ reward: 1 }] }]) { __typename } }',
+        { r: ids.gamma },
+        'NotFoundError',
+      ],
+      [
+        'recordCheckpoint',
+        'mutation($r: ID!) { recordCheckpoint(runId: $r, step: 1, name: "x@1") { __typename } }',
+        { r: ids.gamma },
+        'NotFoundError',
+      ],
+      [
+        'testTrainedModel',
+        'mutation($r: ID!) { testTrainedModel(runId: $r, inputText: "x") { __typename } }',
+        { r: ids.gamma },
+        'NotFoundError',
+      ],
+    ];
+    const failures: string[] = [];
+    for (const [field, query, variables, typename] of mutations) {
+      for (const transport of TRANSPORTS) {
+        const outcome = await via(transport, s.url, query, variables, key);
+        const answer = (outcome.result?.data as Record<string, { __typename: string; issues?: unknown }> | undefined)?.[
+          field
+        ];
+        if (answer?.__typename !== typename)
+          failures.push(`${field} / ${transport}: ${JSON.stringify(outcome.result)}`);
+        if (
+          field === 'createTrainingRun' &&
+          JSON.stringify(answer?.issues) !== JSON.stringify([{ field: 'input.projectName', rule: 'project_scope' }])
+        )
+          failures.push(`${field} / ${transport}: issues ${JSON.stringify(answer?.issues)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    await s.app.db.writes.run(async () => undefined);
+    expect(tableChecksums(dbPath)).toEqual(before);
+    // Its own projects take the same writes.
+    const own = await via(
+      'http',
+      s.url,
+      'mutation($r: ID!) { recordMetrics(runId: $r, points: [{ step: 1, epoch: 0 }]) { __typename } }',
+      { r: ids.alpha },
+      key,
+    );
+    expect(own.result?.data).toEqual({ recordMetrics: { __typename: 'RecordMetricsPayload' } });
+  });
+
+  it('refuse subscriptions to another project’s run or project over SSE and graphql-ws', async () => {
+    const key = scoped.alphaReader.secret;
+    const perRun: Array<[string, string]> = [
+      ['runStatusChanged', 'subscription($r: ID!) { runStatusChanged(runId: $r) { eventId } }'],
+      [
+        'runStatusChanged replay',
+        'subscription($r: ID!) { runStatusChanged(runId: $r, afterEventId: "0") { eventId } }',
+      ],
+      ['runProgress', 'subscription($r: ID!) { runProgress(runId: $r) { step } }'],
+      ['metricsRecorded', 'subscription($r: ID!) { metricsRecorded(runId: $r) { points { step } } }'],
+      ['trajectoriesRecorded', 'subscription($r: ID!) { trajectoriesRecorded(runId: $r) { count } }'],
+      ['trajectoriesScored', 'subscription($r: ID!) { trajectoriesScored(runId: $r) { count } }'],
+      ['runQueuePosition', 'subscription($r: ID!) { runQueuePosition(runId: $r) { position } }'],
+    ];
+    const failures: string[] = [];
+    for (const transport of ['sse', 'ws'] as const) {
+      for (const [what, query] of perRun) {
+        const other = await via(transport, s.url, query, { r: ids.gamma }, key);
+        const missing = await via(transport, s.url, query, { r: missingRun }, key);
+        if (errorCode(other) !== 'NOT_FOUND' || errorCode(missing) !== 'NOT_FOUND')
+          failures.push(`${what} / ${transport}: ${JSON.stringify(other.result)}`);
+      }
+      const project = await via(
+        transport,
+        s.url,
+        'subscription { runStatusChanged(projectName: "gamma") { eventId } }',
+        {},
+        key,
+      );
+      if (errorCode(project) !== 'BAD_USER_INPUT' || !/projectName/.test(project.result?.errors?.[0].message ?? ''))
+        failures.push(`runStatusChanged(projectName) / ${transport}: ${JSON.stringify(project.result)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('replay all runs’ status events to a scoped key with its projects’ events only, over SSE and graphql-ws', async () => {
+    const alphaEvents = (
+      await asAdmin<{ runs: { edges: { node: { statusHistory: { eventId: string }[] } }[] } }>(
+        '{ runs(first: 100, filter: { projectName: "alpha" }) { edges { node { statusHistory { eventId } } } } }',
+      )
+    ).runs.edges.flatMap((e) => e.node.statusHistory.map((h) => h.eventId));
+    const expected = alphaEvents
+      .filter((id) => Number(id) <= Number(markerEventId))
+      .sort((a, b) => Number(a) - Number(b));
+    const query = record('subscription { runStatusChanged(afterEventId: "0") { eventId run { projectName } } }');
+    type Event = { runStatusChanged: { eventId: string; run: { projectName: string } } };
+    for (const transport of ['sse', 'ws'] as const) {
+      const client =
+        transport === 'ws' ? wsClient(s.url, { Authorization: `Bearer ${scoped.alphaReader.secret}` }) : null;
+      const sse =
+        transport === 'sse'
+          ? createSseClient({ url: s.graphqlUrl, retryAttempts: 0, headers: bearer(scoped.alphaReader.secret) })
+          : null;
+      const events = (client ? client.iterate({ query }) : sse!.iterate({ query })) as AsyncIterableIterator<{
+        data?: Event;
+        errors?: unknown;
+      }>;
+      const seen: Event['runStatusChanged'][] = [];
+      try {
+        while (seen.at(-1)?.eventId !== markerEventId) {
+          const next = await events.next();
+          if (next.done || !next.value.data) throw new Error(`${transport}: ${JSON.stringify(next.value)}`);
+          seen.push(next.value.data.runStatusChanged);
+        }
+      } finally {
+        await events.return?.();
+        await client?.dispose();
+        sse?.dispose();
+      }
+      expect(seen.map((e) => e.run.projectName).filter((p) => p !== 'alpha')).toEqual([]);
+      expect(seen.map((e) => e.eventId)).toEqual(expected);
+    }
+  });
+
+  it('resume with Last-Event-ID and answer in SSE single connection mode within the key’s projects', async () => {
+    const key = scoped.alphaReader.secret;
+    // The first stored transitions are other projects' (the file's first run is in "auth").
+    const resumed = await viaSse(
+      s.url,
+      record('subscription { runStatusChanged { eventId run { projectName } } }'),
+      {},
+      { ...bearer(key), 'last-event-id': '0' },
+    );
+    expect((resumed.result?.data as { runStatusChanged: { run: unknown } }).runStatusChanged.run).toEqual({
+      projectName: 'alpha',
+    });
+    const client = createSseClient({
+      url: s.graphqlUrl,
+      singleConnection: true,
+      retryAttempts: 0,
+      headers: bearer(key),
+    });
+    try {
+      const answer = await new Promise((resolve, reject) =>
+        client.subscribe(
+          {
+            query: record(
+              'query($g: ID!, $a: ID!) { g: run(id: $g) { id } a: run(id: $a) { id } runs(filter: { projectName: "gamma" }) { totalCount } }',
+            ),
+            variables: { g: ids.gamma, a: ids.alpha },
+          },
+          { next: resolve, error: reject, complete: () => undefined },
+        ),
+      );
+      expect(answer).toEqual({ data: { g: null, a: { id: ids.alpha }, runs: { totalCount: 0 } } });
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('deliver live events of all runs and of a project to a scoped key only for its projects', async () => {
+    const key = scoped.alphaReader.secret;
+    const client = wsClient(s.url, { Authorization: `Bearer ${key}` });
+    const sse = createSseClient({ url: s.graphqlUrl, retryAttempts: 0, headers: bearer(key) });
+    // Earlier tests' subscriptions are released (asynchronously) first: then every listener is one of these.
+    await waitFor(() => s.app.events.listenerCount() === 0, 5000, 'earlier subscriptions released');
+    const baseline = 0;
+    const query = record('subscription($p: String) { runStatusChanged(projectName: $p) { to run { projectName } } }');
+    type Event = { data?: { runStatusChanged: { run: { projectName: string } } } };
+    const streams = [
+      client.iterate({ query }),
+      client.iterate({ query, variables: { p: 'alpha' } }),
+      sse.iterate({ query }),
+      sse.iterate({ query, variables: { p: 'alpha' } }),
+    ] as AsyncIterableIterator<Event>[];
+    try {
+      const firsts = streams.map((st) => st.next());
+      await waitFor(
+        () => s.app.events.listenerCount() >= baseline + streams.length,
+        5000,
+        'the subscriptions to listen',
+      );
+      // Published first: had they passed, they would be each stream's first event.
+      await trackedRun('gamma');
+      await trackedRun('beta');
+      await trackedRun('alpha');
+      for (const first of firsts) expect((await first).value?.data?.runStatusChanged.run.projectName).toBe('alpha');
+    } finally {
+      for (const st of streams) await st.return?.();
+      await client.dispose();
+      sse.dispose();
+    }
+  });
+
+  it('let a scoped admin make, list and revoke keys only within its projects', async () => {
+    const asScopedAdmin = scoped.alphaAdmin.secret;
+    for (const [projects, what] of [
+      [undefined, 'a key for every project'],
+      [['alpha', 'gamma'], 'a project outside its own'],
+      [['gamma'], 'another project'],
+    ] as const) {
+      const refused = await createKey(
+        `from-scoped-admin-${what.length}`,
+        'READ',
+        projects ? [...projects] : undefined,
+        asScopedAdmin,
+      );
+      expect(refused, what).toMatchObject({
+        __typename: 'ValidationError',
+        issues: [{ field: 'projects', rule: 'project_scope' }],
+      });
+    }
+    // Not even an admin key for every project, which would hand out more than it holds.
+    expect(await createKey('scoped-admin-makes-admin', 'ADMIN', undefined, asScopedAdmin)).toMatchObject({
+      __typename: 'ValidationError',
+    });
+    const made = await createKey('made-by-scoped-admin', 'WRITE', ['alpha'], asScopedAdmin);
+    expect(made).toMatchObject({ __typename: 'CreateApiKeyPayload', apiKey: { projects: ['alpha'] } });
+
+    const listed = (await via('http', s.url, '{ apiKeys { id name projects } }', {}, asScopedAdmin)).result?.data as {
+      apiKeys: { id: string; projects: string[] | null }[];
+    };
+    expect(listed.apiKeys.every((k) => JSON.stringify(k.projects) === '["alpha"]')).toBe(true);
+    expect(listed.apiKeys.map((k) => k.id)).toContain(scoped.alphaReader.id);
+    expect(listed.apiKeys.map((k) => k.id)).not.toContain(scoped.alphaBetaWriter.id);
+
+    const readerId = parseKey(s.keys.reader)!.keyId;
+    for (const id of [readerId, scoped.alphaBetaWriter.id, parseKey(s.keys.admin)!.keyId]) {
+      const outcome = await via(
+        'http',
+        s.url,
+        'mutation($id: ID!) { revokeApiKey(id: $id) { __typename } }',
+        { id },
+        asScopedAdmin,
+      );
+      expect(outcome.result?.data).toEqual({ revokeApiKey: { __typename: 'NotFoundError' } });
+    }
+    const own = await via(
+      'http',
+      s.url,
+      'mutation($id: ID!) { revokeApiKey(id: $id) { __typename } }',
+      { id: made.apiKey!.id },
+      asScopedAdmin,
+    );
+    expect(own.result?.data).toEqual({ revokeApiKey: { __typename: 'RevokeApiKeyPayload' } });
+  });
+
+  it('made by the keys command with --project are enforced by the running server', async () => {
+    const out: string[] = [];
+    const env = { DATABASE_URL: `sqlite:${join(s.dir, 'atelier.sqlite')}` };
+    const io = { out: (l: string) => out.push(l), err: () => undefined };
+    expect(await runKeysCli(['create', '--name', 'cli-beta', '--scope', 'read', '--project', 'beta'], env, io)).toBe(0);
+    const outcome = await via('http', s.url, '{ runs(first: 100) { edges { node { projectName } } } }', {}, out[0]);
+    const projects = new Set(
+      (outcome.result?.data as { runs: { edges: { node: { projectName: string } }[] } }).runs.edges.map(
+        (e) => e.node.projectName,
+      ),
+    );
+    expect([...projects]).toEqual(['beta']);
+  });
+
+  it('leave no door of the schema out: every root field was sent with a scoped key above', () => {
+    // Nothing of a project in it: the server's version and whether it is simulated.
+    const unrelated = new Set(['query.server']);
+    const schema = buildSchema(readFileSync('schema.graphql', 'utf8'));
+    const roots = [OperationTypeNode.QUERY, OperationTypeNode.MUTATION, OperationTypeNode.SUBSCRIPTION];
+    const doors = roots.flatMap((op) =>
+      Object.keys(schema.getRootType(op)?.getFields() ?? {}).map((field) => `${op}.${field}`),
+    );
+    // A new root field fails here until the matrix above sends it with a scoped key (and it checks viewer.projects).
+    expect(doors.filter((d) => !exercised.has(d) && !unrelated.has(d))).toEqual([]);
   });
 });

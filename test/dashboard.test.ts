@@ -514,4 +514,57 @@ describe('the dashboard with keys required', () => {
       expect(browser.pageErrors).toEqual([]);
     },
   );
+  it.skipIf(unavailable !== null)(
+    browserTitle(
+      'with a key scoped to a project shows that project’s runs only, live too, and another project’s run as missing',
+    ),
+    async () => {
+      const made = async (projectName: string) =>
+        (
+          (await keyed.gql(
+            `mutation($p: String!) { createTrainingRun(input: { mode: TRACKED, modelName: "m", projectName: $p, taskDescription: "t" }) { ... on CreateTrainingRunPayload { run { id } } } }`,
+            { p: projectName },
+            bearer(keyed.keys.w),
+          )) as { createTrainingRun: { run: { id: string } } }
+        ).createTrainingRun.run.id;
+      const mine = await made('scoped-mine');
+      const theirs = await made('scoped-theirs');
+      const { token } = await keyed.app.services.apiKeys.create({
+        name: 'dashboard-scoped',
+        scope: 'read',
+        projects: ['scoped-mine'],
+      });
+
+      // A tab of its own: its sessionStorage starts empty, so the page asks for the key.
+      const page = await browser.context.newPage();
+      try {
+        await page.goto(`${keyed.url}/`, { waitUntil: 'load' });
+        const keyInput = page.locator('input[name="apiKey"]');
+        await expect.poll(() => keyInput.count(), { timeout: 10_000 }).toBe(1);
+        await keyInput.fill(token);
+        await page.click('form.key-form button[type="submit"]');
+        await expect.poll(() => page.locator(`tr[data-run-id="${mine}"]`).count(), { timeout: 10_000 }).toBe(1);
+        const rows = page.locator('table.runs tbody tr[data-run-id]');
+        expect(await rows.count()).toBe(1);
+        expect(await page.locator('[data-testid="runs-total"]').innerText()).toMatch(/\b1\b/);
+
+        // Live: a run of another project made now never shows; the next run of its own does.
+        await waitLive(page);
+        const theirsLater = await made('scoped-theirs');
+        const mineLater = await made('scoped-mine');
+        await expect.poll(() => page.locator(`tr[data-run-id="${mineLater}"]`).count(), { timeout: 10_000 }).toBe(1);
+        expect(await page.locator(`tr[data-run-id="${theirsLater}"]`).count()).toBe(0);
+        expect(await rows.count()).toBe(2);
+
+        // Another project's run reads exactly as a run that does not exist.
+        await page.goto(`${keyed.url}/runs/${theirs}`, { waitUntil: 'load' });
+        await expect
+          .poll(() => page.locator('p.error').innerText(), { timeout: 10_000 })
+          .toBe(`No run with the id ${theirs}.`);
+      } finally {
+        await page.close();
+      }
+      expect(browser.pageErrors).toEqual([]);
+    },
+  );
 });

@@ -7,10 +7,12 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { ApiKeysService } from '../src/auth/api-keys.service';
 import { parseKey } from '../src/auth/key-material';
 import { runKeysCli } from '../src/auth/keys-cli';
 import type { DatabaseConfig } from '../src/config';
-import { openDatabase } from '../src/db/data-source';
+import { openDatabase, type Database } from '../src/db/data-source';
+import { migrations } from '../src/db/migrations';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl } from './helpers/postgres';
 
 const dir = mkdtempSync(join(tmpdir(), 'atelier-keys-'));
@@ -41,7 +43,7 @@ describe('npm run keys', () => {
     const secret = parseKey(made.out[0])!.secret;
     const table = await cli('list');
     expect(table.code).toBe(0);
-    expect(table.out[0]).toBe('ID\tNAME\tSCOPE\tCREATED\tLAST USED\tREVOKED');
+    expect(table.out[0]).toBe('ID\tNAME\tSCOPE\tCREATED\tLAST USED\tREVOKED\tPROJECTS');
     expect(table.out.slice(1).map((l) => l.split('\t')[1])).toEqual(['reader', 'ci']);
     const json = await cli('list', '--json');
     const keys = JSON.parse(json.out[0]);
@@ -52,6 +54,30 @@ describe('npm run keys', () => {
     const everything = table.out.join('\n') + json.out.join('\n');
     expect(everything).not.toContain(secret);
     expect(everything).not.toMatch(/[0-9a-f]{64}/);
+  });
+
+  it('makes a key scoped to projects with --project (repeatable), shown in both listings', async () => {
+    const made = await cli(
+      'create',
+      '--name',
+      'scoped',
+      '--scope',
+      'read',
+      '--project',
+      'b, with comma',
+      '--project',
+      'a',
+    );
+    expect(made.code).toBe(0);
+    expect(made.err.join('\n')).toMatch(/"scoped".*scope read, projects a, b, with comma/);
+    const keyId = parseKey(made.out[0])!.keyId;
+    const table = await cli('list');
+    const row = table.out.find((l) => l.startsWith(keyId))!.split('\t');
+    expect(row[6]).toBe(JSON.stringify(['a', 'b, with comma']));
+    expect(table.out.find((l) => l.includes('\treader\t'))!.split('\t')[6]).toBe('*');
+    const json = JSON.parse((await cli('list', '--json')).out[0]);
+    expect(json.find((k: { keyId: string }) => k.keyId === keyId).projects).toEqual(['a', 'b, with comma']);
+    expect(json.find((k: { name: string }) => k.name === 'reader').projects).toBeNull();
   });
 
   it('revokes by name, by id or by the whole key; an unknown one fails with exit code 1', async () => {
@@ -73,6 +99,8 @@ describe('npm run keys', () => {
     [['create', '--name', 'x', '--scope', 'root'], 1, /scope: must be read, write or admin/],
     [['create', '--name', 'bad\nname', '--scope', 'read'], 1, /name: must be/],
     [['create', '--name', 'ci', '--scope', 'read'], 1, /CONFLICT/],
+    [['create', '--name', 'p', '--scope', 'read', '--project', ' '], 1, /projects\.0: must not be blank/],
+    [['create', '--name', 'p', '--scope', 'read', '--project', 'x'.repeat(201)], 1, /projects\.0: must be at most 200/],
     [['frobnicate'], 2, /unknown command/],
     [['revoke'], 2, /revoke needs one/],
     [['--bogus'], 2, /Unknown option/],
@@ -83,6 +111,12 @@ describe('npm run keys', () => {
     expect(run.out).toEqual([]);
   });
 });
+
+/** Undoes migrations, newest first, until `done` (at most all of them). */
+async function undoUntil(db: Database, done: () => Promise<boolean>) {
+  for (let i = 0; i < migrations.length && !(await done()); i++)
+    await db.writer.undoLastMigration({ transaction: 'each' });
+}
 
 async function migrationMatchesEntity(config: DatabaseConfig) {
   const db = await openDatabase(config);
@@ -96,11 +130,28 @@ async function migrationMatchesEntity(config: DatabaseConfig) {
       'key_id',
       'last_used_at',
       'name',
+      'projects',
       'revoked_at',
       'scope',
       'secret_hash',
     ]);
-    await db.writer.undoLastMigration({ transaction: 'each' });
+    // A key made before keys had projects reaches every project once the column is added.
+    const keys = new ApiKeysService(db, { lastUsedWriteIntervalMs: 60_000 });
+    const scoped = await keys.create({ name: 'scoped', scope: 'read', projects: ['p'] });
+    await undoUntil(db, async () => !(await db.writer.createQueryRunner().hasColumn('api_keys', 'projects')));
+    await db.writer.query(
+      "INSERT INTO api_keys (key_id, name, scope, secret_hash, created_at) VALUES ('00000000000000aa', 'older', 'read', 'x', '2026-01-01T00:00:00.000Z')",
+    );
+    await db.writer.runMigrations({ transaction: 'each' });
+    const listed = await keys.list();
+    expect(listed.find((k) => k.name === 'older')?.projects).toBeNull();
+    // Undoing the migration would widen a scoped key to every project: it revokes scoped keys instead.
+    expect(listed.find((k) => k.keyId === scoped.key.keyId)).toMatchObject({
+      projects: null,
+      revokedAt: expect.any(String),
+    });
+    expect(listed.find((k) => k.name === 'older')?.revokedAt).toBeNull();
+    await undoUntil(db, async () => !(await db.writer.createQueryRunner().hasTable('api_keys')));
     expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(false);
     await db.writer.runMigrations({ transaction: 'each' });
     expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(true);

@@ -2,7 +2,7 @@
 // and revoking keys. The admin scope is asked for with the field extension; use-scopes.ts enforces it.
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
-import type { ApiKey } from './api-keys.service';
+import { MAX_KEY_PROJECTS, type ApiKey } from './api-keys.service';
 import { scopeExtension, SCOPES, type Scope } from './scopes';
 import type { Viewer } from './viewer';
 
@@ -29,6 +29,11 @@ export const ApiKeyRef = builder.objectRef<ApiKey>('ApiKey').implement({
       resolve: (k) => k.lastUsedAt,
     }),
     revokedAt: t.field({ type: 'DateTime', nullable: true, resolve: (k) => k.revokedAt }),
+    projects: t.stringList({
+      nullable: true,
+      description: 'The projects the key reaches (runs of other projects do not exist for it); null: every project.',
+      resolve: (k) => k.projects,
+    }),
   }),
 });
 
@@ -45,6 +50,11 @@ const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
       resolve: (v) => (v.kind === 'key' ? v.key.scope : 'admin'),
     }),
     keyName: t.string({ nullable: true, resolve: (v) => (v.kind === 'key' ? v.key.name : null) }),
+    projects: t.stringList({
+      nullable: true,
+      description: 'The projects the caller reaches; null: every project.',
+      resolve: (v) => v.projects.projectNames,
+    }),
     openAccess: t.boolean({
       description: 'True when Atelier runs without requiring keys.',
       resolve: (v) => v.kind === 'open',
@@ -60,9 +70,10 @@ builder.queryFields((t) => ({
   }),
   apiKeys: t.field({
     type: [ApiKeyRef],
-    description: 'Every API key, newest first, revoked ones included. Needs an admin key.',
+    description:
+      'Every API key, newest first, revoked ones included. Needs an admin key; one scoped to projects sees the keys within its projects.',
     extensions: scopeExtension('admin'),
-    resolve: (_r, _a, ctx) => ctx.services.apiKeys.list(),
+    resolve: (_r, _a, ctx) => ctx.services.apiKeys.list(ctx.viewer.projects),
   }),
 }));
 
@@ -79,15 +90,23 @@ const CreateApiKeyPayload = builder.objectRef<{ key: ApiKey; token: string }>('C
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreateApiKeyPayload,
-    description: 'Makes an API key. Needs an admin key. The secret is in this answer only.',
+    description:
+      'Makes an API key, for every project or (with projects) for those only. Needs an admin key; one scoped to projects makes keys within its projects only. The secret is in this answer only.',
     extensions: scopeExtension('admin'),
     errors: { types: [ValidationError, ConflictError], directResult: true },
     args: {
       name: t.arg.string({ required: true, validate: { maxLength: 100 } }),
       scope: t.arg({ type: ApiKeyScopeEnum, required: true }),
+      projects: t.arg.stringList({
+        description: `The projects the key reaches (1 to ${MAX_KEY_PROJECTS}); leave out for every project.`,
+        validate: { maxLength: MAX_KEY_PROJECTS },
+      }),
     },
     resolve: (_r, args, ctx) =>
-      ctx.services.apiKeys.create({ name: args.name, scope: args.scope }, { keepAdmin: true }),
+      ctx.services.apiKeys.create(
+        { name: args.name, scope: args.scope, projects: args.projects },
+        { keepAdmin: true, creator: ctx.viewer.projects },
+      ),
   }),
   revokeApiKey: t.field({
     type: builder.objectRef<{ key: ApiKey }>('RevokeApiKeyPayload').implement({
@@ -99,7 +118,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
     args: { id: t.arg.id({ required: true, validate: { maxLength: 200 } }) },
     resolve: async (_r, args, ctx) => ({
-      key: await ctx.services.apiKeys.revoke(String(args.id), { keepAdmin: true }),
+      key: await ctx.services.apiKeys.revoke(String(args.id), { keepAdmin: true, revoker: ctx.viewer.projects }),
     }),
   }),
 }));

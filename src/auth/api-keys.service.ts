@@ -5,8 +5,10 @@ import { IsNull } from 'typeorm';
 
 import type { Database } from '../db/data-source';
 import { ApiKeyEntity, type ApiKeyRow } from '../db/entities';
+import { ProjectScope } from '../domain/project-scope';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
+import { runRules } from '../runs/run.rules';
 import { ApiKeysRepo } from './api-keys.repo';
 import { generateKey, hashSecret, parseKey, secretMatches } from './key-material';
 import { isScope, type Scope } from './scopes';
@@ -18,6 +20,8 @@ export interface ApiKey {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** The projects the key may reach (sorted); null: every project. */
+  projects: string[] | null;
 }
 
 export type Verification = { ok: true; key: ApiKey } | { ok: false; problem: string };
@@ -32,7 +36,46 @@ export function apiKeyFromRow(row: ApiKeyRow): ApiKey {
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,
+    projects: projectsFromColumn(row.projects),
   };
+}
+
+/** Projects a key may name at most. */
+export const MAX_KEY_PROJECTS = 100;
+
+/** The stored list, read failing closed: anything but a list of strings reaches no project. */
+function projectsFromColumn(stored: string | null): string[] | null {
+  if (stored === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A key's projects, checked by the rule a run's projectName follows; null (every project) stays null. */
+export function validateKeyProjects(projects: readonly string[] | null | undefined): string[] | null {
+  if (projects == null) return null;
+  const issues = [];
+  if (projects.length === 0)
+    issues.push({
+      field: 'projects',
+      rule: 'too_small',
+      message: 'must name at least one project (leave projects out for a key that reaches every project)',
+    });
+  if (projects.length > MAX_KEY_PROJECTS)
+    issues.push({ field: 'projects', rule: 'too_big', message: `must name at most ${MAX_KEY_PROJECTS} projects` });
+  projects.slice(0, MAX_KEY_PROJECTS).forEach((name, i) => {
+    const checked = runRules.name.safeParse(name);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const rule = (issue as { params?: { rule?: string } }).params?.rule ?? issue.code;
+      issues.push({ field: `projects.${i}`, rule, message: issue.message });
+    }
+  });
+  if (issues.length) throw new ValidationError(issues);
+  return [...new Set(projects)].sort();
 }
 
 export function validateKeyInput(name: string, scope: string): { name: string; scope: Scope } {
@@ -71,18 +114,25 @@ export class ApiKeysService {
    * (`npm run keys` opens the database itself and can always make another.)
    */
   async create(
-    input: { name: string; scope: string },
-    options: { keepAdmin?: boolean } = {},
+    input: { name: string; scope: string; projects?: readonly string[] | null },
+    options: { keepAdmin?: boolean; creator?: ProjectScope } = {},
   ): Promise<{ key: ApiKey; token: string }> {
     const { name, scope } = validateKeyInput(input.name, input.scope);
+    const projects = validateKeyProjects(input.projects);
+    assertCreatorMayGrant(options.creator ?? ProjectScope.ALL, projects);
     const material = generateKey();
     const row = await this.db.writes.run(async (tx) => {
       const keys = tx.em.getRepository(ApiKeyEntity);
-      if (options.keepAdmin && scope !== 'admin' && !(await keys.existsBy({ scope: 'admin', revokedAt: IsNull() }))) {
+      // While no admin key is active, only an admin key for every project: one scoped to projects could not manage the others.
+      if (
+        options.keepAdmin &&
+        !(scope === 'admin' && projects === null) &&
+        !(await keys.existsBy({ scope: 'admin', revokedAt: IsNull() }))
+      ) {
         throw ValidationError.of(
           'scope',
           'first_key_admin',
-          'the first key must be an admin key: once a key exists keys are required, and with no admin key nobody could make or revoke keys through the API (or make this key with `npm run keys`)',
+          'the first key must be an admin key (for every project): once a key exists keys are required, and with no admin key nobody could make or revoke keys through the API (or make this key with `npm run keys`)',
         );
       }
       if (await keys.findOneBy({ name, revokedAt: IsNull() })) {
@@ -97,6 +147,7 @@ export class ApiKeysService {
           createdAt: new Date().toISOString(),
           lastUsedAt: null,
           revokedAt: null,
+          projects: projects === null ? null : JSON.stringify(projects),
         }),
       );
     });
@@ -105,19 +156,21 @@ export class ApiKeysService {
   }
 
   /** Revokes by key id, by name (the active key of that name), or by the whole key. Idempotent. Through the API (`keepAdmin`), never the last active admin key. */
-  async revoke(idNameOrKey: string, options: { keepAdmin?: boolean } = {}): Promise<ApiKey> {
+  async revoke(idNameOrKey: string, options: { keepAdmin?: boolean; revoker?: ProjectScope } = {}): Promise<ApiKey> {
     const keyId = parseKey(idNameOrKey)?.keyId ?? (/^[0-9a-f]{16}$/.test(idNameOrKey) ? idNameOrKey : null);
     const row = await this.db.writes.run(async (tx) => {
       const keys = tx.em.getRepository(ApiKeyEntity);
       const found = keyId
         ? await keys.findOneBy({ keyId })
         : await keys.findOne({ where: { name: idNameOrKey, revokedAt: IsNull() }, order: { id: 'DESC' } });
-      if (!found) throw new NotFoundError('ApiKey', idNameOrKey.slice(0, 100));
+      // A key an admin scoped to projects could not have made is, to it, a key that does not exist.
+      if (!found || !managedBy(found, options.revoker)) throw new NotFoundError('ApiKey', idNameOrKey.slice(0, 100));
       if (found.revokedAt) return found;
       if (
         options.keepAdmin &&
         found.scope === 'admin' &&
-        (await keys.countBy({ scope: 'admin', revokedAt: IsNull() })) === 1
+        found.projects === null &&
+        (await keys.countBy({ scope: 'admin', revokedAt: IsNull(), projects: IsNull() })) === 1
       ) {
         throw new ConflictError(
           `"${found.name}" is the last active admin key: make another admin key first, or revoke it with \`npm run keys -- revoke\``,
@@ -137,8 +190,9 @@ export class ApiKeysService {
     return () => this.revokeListeners.delete(listener);
   }
 
-  async list(): Promise<ApiKey[]> {
-    return (await this.repo.list()).map(apiKeyFromRow);
+  /** Every key, or, for an admin scoped to projects, the keys it could have made. */
+  async list(viewer?: ProjectScope): Promise<ApiKey[]> {
+    return (await this.repo.list()).filter((row) => managedBy(row, viewer)).map(apiKeyFromRow);
   }
 
   /** Checks a presented key. Never says which part was wrong beyond "unknown" vs "revoked". */
@@ -192,4 +246,23 @@ export class ApiKeysService {
         ),
       );
   }
+}
+
+/**
+ * An admin key scoped to projects makes keys only within its projects: never one for every project
+ * (that would hand out more than it holds), never one naming a project outside its own.
+ */
+function assertCreatorMayGrant(creator: ProjectScope, projects: string[] | null): void {
+  if (creator.unrestricted) return;
+  if (projects === null || !ProjectScope.of(projects).within(creator))
+    throw ValidationError.of(
+      'projects',
+      'project_scope',
+      `an admin key scoped to projects makes keys only within them: give projects among ${creator.describe()}`,
+    );
+}
+
+/** Whether an admin of this scope manages the key: every key for an unscoped admin, else the keys within its projects. */
+function managedBy(row: ApiKeyRow, admin: ProjectScope | undefined): boolean {
+  return !admin || ProjectScope.of(projectsFromColumn(row.projects)).within(admin);
 }

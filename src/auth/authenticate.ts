@@ -4,7 +4,7 @@
 // checked, even when keys are not required; without one, the viewer is open or anonymous depending
 // on the policy.
 import type { ApiKeysService } from './api-keys.service';
-import type { Viewer } from './viewer';
+import { anonymousViewer, keyViewer, openViewer, type Viewer } from './viewer';
 
 export interface Credentials {
   /** The Authorization header (HTTP and SSE). */
@@ -57,16 +57,13 @@ export function createAuthenticator(keys: ApiKeysService, keysRequired: () => Pr
   return async (credentials) => {
     const address = credentials.address ?? 'unknown';
     const token = presentedKey(credentials);
-    if (token === '')
-      return { kind: 'anonymous', address, problem: 'credentials must be "Authorization: Bearer <API key>"' };
+    if (token === '') return anonymousViewer(address, 'credentials must be "Authorization: Bearer <API key>"');
     if (token != null) {
       const result = await keys.verify(token);
-      return result.ok
-        ? { kind: 'key', key: result.key, address }
-        : { kind: 'anonymous', address, problem: result.problem };
+      return result.ok ? keyViewer(result.key, address) : anonymousViewer(address, result.problem);
     }
     if (await keysRequired())
-      return { kind: 'anonymous', address, problem: 'an API key is required: send "Authorization: Bearer <API key>"' };
-    return { kind: 'open', address };
+      return anonymousViewer(address, 'an API key is required: send "Authorization: Bearer <API key>"');
+    return openViewer(address);
   };
 }

@@ -10,11 +10,12 @@ import { AtelierError } from '../errors';
 import { ApiKeysService } from './api-keys.service';
 
 const USAGE = `Usage:
-  npm run keys -- create --name <name> --scope <read|write|admin>
+  npm run keys -- create --name <name> --scope <read|write|admin> [--project <name>]...
   npm run keys -- list [--json]
   npm run keys -- revoke <key id | name | whole key>
 
-Scopes: read (queries, subscriptions), write (also run and ingestion mutations), admin (also key management).`;
+Scopes: read (queries, subscriptions), write (also run and ingestion mutations), admin (also key management).
+--project (repeatable) limits the key to those projects' runs; without it the key reaches every project.`;
 
 export interface CliIo {
   out(line: string): void;
@@ -37,6 +38,7 @@ export async function runKeysCli(
       options: {
         name: { type: 'string' },
         scope: { type: 'string' },
+        project: { type: 'string', multiple: true },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -69,9 +71,10 @@ export async function runKeysCli(
   try {
     const keys = new ApiKeysService(db, { lastUsedWriteIntervalMs: config.auth.lastUsedWriteIntervalMs });
     if (command === 'create') {
-      const { key, token } = await keys.create({ name: values.name!, scope: values.scope! });
+      const { key, token } = await keys.create({ name: values.name!, scope: values.scope!, projects: values.project });
+      const reach = key.projects ? `projects ${key.projects.join(', ')}` : 'every project';
       io.err(
-        `Made API key "${key.name}" (id ${key.keyId}, scope ${key.scope}). It is shown this once; Atelier keeps only a hash:`,
+        `Made API key "${key.name}" (id ${key.keyId}, scope ${key.scope}, ${reach}). It is shown this once; Atelier keeps only a hash:`,
       );
       io.out(token);
       io.err(
@@ -82,9 +85,20 @@ export async function runKeysCli(
       if (values.json) io.out(JSON.stringify(all));
       else if (all.length === 0) io.err('No API keys yet.');
       else {
-        io.out(['ID', 'NAME', 'SCOPE', 'CREATED', 'LAST USED', 'REVOKED'].join('\t'));
+        io.out(['ID', 'NAME', 'SCOPE', 'CREATED', 'LAST USED', 'REVOKED', 'PROJECTS'].join('\t'));
         for (const k of all)
-          io.out([k.keyId, k.name, k.scope, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-'].join('\t'));
+          io.out(
+            [
+              k.keyId,
+              k.name,
+              k.scope,
+              k.createdAt,
+              k.lastUsedAt ?? '-',
+              k.revokedAt ?? '-',
+              // A project's name may hold commas and spaces, never a tab or a newline: JSON says it exactly.
+              k.projects ? JSON.stringify(k.projects) : '*',
+            ].join('\t'),
+          );
       }
     } else {
       const key = await keys.revoke(rest[0]);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
 import { TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
-import { TRACKING_API } from '../runs/write-guard';
+import { trackingGuard } from '../runs/write-guard';
 import type { CheckpointWithMetrics } from './checkpoints.service';
 
 const CheckpointMetricRef = builder.objectRef<{ name: string; value: number }>('CheckpointMetric').implement({
@@ -104,7 +104,7 @@ builder.mutationField('recordCheckpoint', (t) =>
       const row = await ctx.services.checkpoints.record(
         args.runId.id,
         { step: args.step, name: args.name, uri: args.uri },
-        TRACKING_API,
+        trackingGuard(ctx.viewer.projects),
       );
       const [checkpoint] = await ctx.services.checkpoints.withMetrics(args.runId.id, [row]);
       return { checkpoint };

@@ -8,7 +8,7 @@ import { SPLIT_RULE } from '../graphql/inputs';
 import { shareSubscribers } from '../graphql/shared-subscription';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { TrainingMetricsRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
-import { TRACKING_API } from '../runs/write-guard';
+import { trackingGuard } from '../runs/write-guard';
 import type { MetricPoint } from './metric-point.model';
 import { DEFAULT_SPLIT, MAX_POINTS_PER_CALL, toBuckets, type HistoryBucket } from './metrics.service';
 
@@ -169,7 +169,12 @@ builder.mutationField('recordMetrics', (t) =>
         }
         return { step: p.step, epoch: p.epoch, trainingLoss: p.trainingLoss, values };
       });
-      const saved = await ctx.services.metrics.record(args.runId.id, points, TRACKING_API, args.split ?? DEFAULT_SPLIT);
+      const saved = await ctx.services.metrics.record(
+        args.runId.id,
+        points,
+        trackingGuard(ctx.viewer.projects),
+        args.split ?? DEFAULT_SPLIT,
+      );
       return { points: toBuckets(saved, null) };
     },
   }),

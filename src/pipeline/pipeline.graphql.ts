@@ -105,6 +105,10 @@ builder.mutationFields((t) => ({
       runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
       inputText: t.arg.string({ required: true, validate: { schema: z.string().min(1).max(100_000) } }),
     },
-    resolve: (_root, args, ctx) => testTrainedModel(ctx.services.pipelineDeps, args.runId.id, args.inputText),
+    resolve: async (_root, args, ctx) => {
+      // Through the request's loader: a run outside the caller's projects is NotFound.
+      const run = await ctx.services.runs.get(args.runId.id, ctx.loaders.runById);
+      return testTrainedModel(ctx.services.pipelineDeps, run.id, args.inputText);
+    },
   }),
 }));

@@ -78,9 +78,16 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_root, args, ctx) => {
       const runId = args.runId?.id ?? null;
       const projectName = args.projectName ?? null;
-      // Listen before reading the run; one run's stream completes after its final transition.
+      const projects = ctx.viewer.projects;
+      // The key's own projects are no secret to it: naming another is refused, not left silent forever.
+      if (projectName !== null) projects.assertMayUse(projectName, 'projectName');
+      // Listen before reading the run; one run's stream completes after its final transition. Only
+      // events of the projects the caller reaches pass (all runs: those of its projects).
       const live = ctx.services.events.subscribe('runStatus', {
-        filter: (e) => (runId === null || e.runId === runId) && (projectName === null || e.projectName === projectName),
+        filter: (e) =>
+          (runId === null || e.runId === runId) &&
+          (projectName === null || e.projectName === projectName) &&
+          projects.allows(e.projectName),
         endOnStatus: runId === null ? undefined : isFinalTransitionOf(runId),
       });
       if (runId !== null) {
@@ -95,7 +102,12 @@ builder.subscriptionFields((t) => ({
       if (args.afterEventId == null) return live;
       return new ReplayThenLive(
         live,
-        (after) => ctx.services.runs.statusEventsAfter(after, { runId, projectName }, REPLAY_PAGE),
+        (after) =>
+          ctx.services.runs.statusEventsAfter(
+            after,
+            { runId, projectName, projectNames: projects.projectNames },
+            REPLAY_PAGE,
+          ),
         Number(args.afterEventId),
       );
     },

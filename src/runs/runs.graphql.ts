@@ -14,7 +14,7 @@ import { PipelineSettingsInput } from './pipeline-settings.graphql';
 import type { StatusTransition, TaskInput, TrainingRun } from './run.model';
 import { runRules } from './run.rules';
 import type { RunFilter, RunOrderField } from './runs.repo';
-import { TRACKING_API } from './write-guard';
+import { trackingGuard } from './write-guard';
 
 export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
   description:
@@ -205,8 +205,9 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id(), uuid: t.arg.string({ validate: { schema: runRules.uuid } }) },
     validate: [(a) => (a.id == null) !== (a.uuid == null), { message: 'give exactly one of id or uuid' }],
     resolve: async (_root, args, ctx) => {
+      // Both answer null for a run outside the caller's projects, as for one that does not exist.
       if (args.id != null) return ctx.loaders.runById.load(parseGlobalIdOf('TrainingRun', String(args.id)));
-      return ctx.services.runs.findByUuid(args.uuid!);
+      return ctx.viewer.projects.visible(await ctx.services.runs.findByUuid(args.uuid!));
     },
   }),
   runs: t.connection(
@@ -222,6 +223,8 @@ builder.queryFields((t) => ({
         const filter: RunFilter = {
           status: args.filter?.status,
           projectName: args.filter?.projectName,
+          // Only the projects the caller reaches: counts, pages and cursors never see the others.
+          projectNames: ctx.viewer.projects.projectNames,
           modelName: args.filter?.modelName,
           createdAfter: args.filter?.createdAfter,
           createdBefore: args.filter?.createdBefore,
@@ -301,10 +304,10 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError, ConflictError, MissingSettingError], directResult: true },
     args: { input: t.arg({ type: CreateTrainingRunInput, required: true }) },
     resolve: async (_root, { input }, ctx) => ({
-      run: await ctx.services.runs.create({
-        ...input,
-        config: input.config as Record<string, unknown> | null | undefined,
-      }),
+      run: await ctx.services.runs.create(
+        { ...input, config: input.config as Record<string, unknown> | null | undefined },
+        ctx.viewer.projects,
+      ),
     }),
   }),
   transitionRun: t.field({
@@ -318,7 +321,13 @@ builder.mutationFields((t) => ({
       reason: t.arg.string({ validate: { schema: runRules.reason } }),
     },
     resolve: async (_root, args, ctx) => ({
-      run: await ctx.services.runs.transition(args.runId.id, args.to, args.reason ?? null, {}, TRACKING_API),
+      run: await ctx.services.runs.transition(
+        args.runId.id,
+        args.to,
+        args.reason ?? null,
+        {},
+        trackingGuard(ctx.viewer.projects),
+      ),
     }),
   }),
   cancelTrainingRun: t.field({
@@ -331,7 +340,7 @@ builder.mutationFields((t) => ({
       reason: t.arg.string({ validate: { maxLength: 10_000 } }),
     },
     resolve: async (_root, args, ctx) => ({
-      run: await ctx.services.runs.cancel(args.id.id, args.reason ?? undefined),
+      run: await ctx.services.runs.cancel(args.id.id, ctx.viewer.projects, args.reason ?? undefined),
     }),
   }),
   deleteTrainingRun: t.field({
@@ -344,6 +353,6 @@ builder.mutationFields((t) => ({
     description: 'Deletes a COMPLETED, FAILED or CANCELLED run with its trajectories, metrics and history.',
     errors: { types: [ValidationError, NotFoundError, ConflictError], directResult: true },
     args: { id: t.arg.globalID({ required: true, for: TrainingRunNode }) },
-    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.delete(args.id.id) }),
+    resolve: async (_root, args, ctx) => ({ run: await ctx.services.runs.delete(args.id.id, ctx.viewer.projects) }),
   }),
 }));

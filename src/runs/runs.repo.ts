@@ -26,6 +26,8 @@ const ACTIVE = [...ACTIVE_STATUSES];
 export interface RunFilter {
   status?: TrainingStatus[] | null;
   projectName?: string | null;
+  /** The caller's project scope (ProjectScope.projectNames): only these projects; null or absent: every one. */
+  projectNames?: readonly string[] | null;
   modelName?: string | null;
   createdAfter?: Date | null;
   createdBefore?: Date | null;
@@ -34,6 +36,13 @@ export interface RunFilter {
   /** Range on the latest avgReward (inclusive). */
   avgRewardMin?: number | null;
   avgRewardMax?: number | null;
+}
+
+/** Which stored transitions a replay reads: of one run, of one project, of the caller's projects (null: all). */
+export interface StatusEventScope {
+  runId?: number | null;
+  projectName?: string | null;
+  projectNames?: readonly string[] | null;
 }
 
 export type RunOrderField = 'createdAt' | 'avgReward';
@@ -67,6 +76,8 @@ export class RunsRepo {
       const c: string[] = [];
       if (filter.status?.length) c.push(`r.status IN (${p.list(filter.status)})`);
       if (filter.projectName != null) c.push(`r.project_name = ${p.add(filter.projectName)}`);
+      if (filter.projectNames != null)
+        c.push(filter.projectNames.length ? `r.project_name IN (${p.list(filter.projectNames)})` : '1 = 0');
       if (filter.modelName != null) c.push(`r.model_name = ${p.add(filter.modelName)}`);
       if (filter.createdAfter) c.push(`r.created_at > ${p.add(toStoredDate(filter.createdAfter))}`);
       if (filter.createdBefore) c.push(`r.created_at < ${p.add(toStoredDate(filter.createdBefore))}`);
@@ -142,7 +153,7 @@ export class RunsRepo {
   /** Stored transitions after an event id, oldest first, for replay to a resuming subscriber. */
   async transitionsAfter(
     afterId: number,
-    scope: { runId?: number | null; projectName?: string | null },
+    scope: StatusEventScope,
     limit: number,
   ): Promise<Array<StatusTransitionRow & { projectName: string }>> {
     const qb = this.ds
@@ -161,6 +172,11 @@ export class RunsRepo {
       .where('s.id > :afterId', { afterId });
     if (scope.runId != null) qb.andWhere('s.run_id = :runId', { runId: scope.runId });
     if (scope.projectName != null) qb.andWhere('r.project_name = :projectName', { projectName: scope.projectName });
+    if (scope.projectNames != null) {
+      if (scope.projectNames.length)
+        qb.andWhere('r.project_name IN (:...projectNames)', { projectNames: [...scope.projectNames] });
+      else qb.andWhere('1 = 0');
+    }
     const rows: Array<StatusTransitionRow & { projectName: string }> = await qb
       .orderBy('s.id', 'ASC')
       .limit(limit)
@@ -184,11 +200,7 @@ export class RunsRepo {
   }
 
   /** Stored transitions after an event id as the events that were published for them, oldest first. */
-  async statusEventsAfter(
-    afterId: number,
-    scope: { runId?: number | null; projectName?: string | null },
-    limit: number,
-  ): Promise<RunStatusEvent[]> {
+  async statusEventsAfter(afterId: number, scope: StatusEventScope, limit: number): Promise<RunStatusEvent[]> {
     return (await this.transitionsAfter(afterId, scope, limit)).map((r) => ({
       eventId: r.id,
       runId: r.runId,

@@ -19,6 +19,7 @@ import type { Page, PageWindow, Positioned } from '../db/keyset';
 import { nowStored } from '../db/timestamps';
 import type { WriteTx } from '../db/write-queue';
 import { backendOf, checkServerSettings, type PipelineSettings } from '../domain/pipeline-settings';
+import type { ProjectScope } from '../domain/project-scope';
 import { isFinal, planTransition, type TrainingStatus } from '../domain/status-machine';
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
@@ -31,7 +32,16 @@ import {
   type TaskInput,
   type TrainingRun,
 } from './run.model';
-import { deleteRun, insertRun, updateRun, uuidTaken, type RunFilter, type RunOrder, type RunsRepo } from './runs.repo';
+import {
+  deleteRun,
+  insertRun,
+  updateRun,
+  uuidTaken,
+  type RunFilter,
+  type RunOrder,
+  type RunsRepo,
+  type StatusEventScope,
+} from './runs.repo';
 import { lockGuarded, type WriteGuard } from './write-guard';
 
 export interface CreateRunInput {
@@ -144,11 +154,7 @@ export class RunsService {
   }
 
   /** Stored transitions after an event id, oldest first, as the events a resuming subscriber missed. */
-  statusEventsAfter(
-    afterEventId: number,
-    scope: { runId?: number | null; projectName?: string | null },
-    limit: number,
-  ): Promise<RunStatusEvent[]> {
+  statusEventsAfter(afterEventId: number, scope: StatusEventScope, limit: number): Promise<RunStatusEvent[]> {
     return this.repo.statusEventsAfter(afterEventId, scope, limit);
   }
 
@@ -163,8 +169,10 @@ export class RunsService {
   /**
    * Creates a run in PENDING. A PIPELINE run (the default) needs the server's pipeline settings and
    * trains on the backend its settings name (else the first); a TRACKED run takes no pipeline settings.
+   * The caller's project scope must reach the run's project (ValidationError on input.projectName).
    */
-  async create(input: CreateRunInput): Promise<TrainingRun> {
+  async create(input: CreateRunInput, projects: ProjectScope): Promise<TrainingRun> {
+    projects.assertMayUse(input.projectName, 'input.projectName');
     const mode = input.mode ?? 'pipeline';
     let config = input.config ?? {};
     let backend: string | null = null;
@@ -291,25 +299,26 @@ export class RunsService {
 
   /**
    * Cancels a run wherever it is: CANCELLED at once (so every later write of its execution is
-   * refused), then its execution is stopped. Works for tracked runs too.
+   * refused), then its execution is stopped. Works for tracked runs too. A run outside the caller's
+   * project scope is NotFound.
    */
-  async cancel(runId: number, reason = 'cancelled by request'): Promise<TrainingRun> {
-    const current = await this.get(runId);
+  async cancel(runId: number, projects: ProjectScope, reason = 'cancelled by request'): Promise<TrainingRun> {
+    const current = projects.assertVisible(await this.find(runId), 'TrainingRun', String(runId));
     if (isFinal(current.status))
       throw new IllegalTransitionError(
         current.status,
         'cancelled',
         `the run is already ${current.status.toUpperCase()}`,
       );
-    const run = await this.transition(runId, 'cancelled', reason);
+    const run = await this.transition(runId, 'cancelled', reason, {}, { projects });
     await this.driver.stopped(runId);
     return run;
   }
 
-  /** Deletes a run in a final state with everything recorded for it. */
-  async delete(runId: number): Promise<TrainingRun> {
+  /** Deletes a run in a final state with everything recorded for it (NotFound outside the caller's project scope). */
+  async delete(runId: number, projects: ProjectScope): Promise<TrainingRun> {
     return this.db.writes.run(async (tx) => {
-      const row = await lockGuarded(tx.em, this.db.kind, runId);
+      const row = await lockGuarded(tx.em, this.db.kind, runId, { projects });
       if (!isFinal(row.status as TrainingStatus)) {
         throw new ConflictError(
           `run ${row.uuid} is ${row.status.toUpperCase()}; only a COMPLETED, FAILED or CANCELLED run can be deleted`,

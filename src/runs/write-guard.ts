@@ -1,11 +1,13 @@
 // The condition a write holds to, checked inside the write's own transaction on the locked row, so a
 // change that commits first always wins: for the pipeline, the run is still in the status the write
 // expects and (with several instances) this instance still holds the run's lease; for the tracking
-// API, the run is a TRACKED one (a PIPELINE run's records are Atelier's own).
+// API, the run is a TRACKED one (a PIPELINE run's records are Atelier's own); for a caller scoped to
+// projects, the run is in one of them (another project's run is NotFound, as an absent one).
 import type { EntityManager } from 'typeorm';
 
 import type { DbKind } from '../db/data-source';
 import type { TrainingRunRow } from '../db/entities';
+import type { ProjectScope } from '../domain/project-scope';
 import type { TrainingStatus } from '../domain/status-machine';
 import { NotFoundError, RunModeError, RunNoLongerActiveError } from '../errors';
 import type { RunMode } from './run.model';
@@ -16,10 +18,19 @@ export interface WriteGuard {
   leaseOwner?: string;
   /** The run must be of this mode (RunModeError otherwise). */
   mode?: RunMode;
+  /** The caller's project scope: the run's project must be in it (NotFoundError otherwise). */
+  projects?: ProjectScope;
 }
 
-/** The guard of the tracking API's writes (recordTrajectories, recordMetrics, transitionRun): TRACKED runs only. */
-export const TRACKING_API: WriteGuard = { mode: 'tracked' };
+/** The tracking API's writes (recordTrajectories, recordMetrics, transitionRun) go into TRACKED runs only. */
+const TRACKING_API: WriteGuard = { mode: 'tracked' };
+
+/**
+ * The guard of a tracking write for a caller: TRACKED runs of the projects it reaches
+ * (`trackingGuard(ctx.viewer.projects)`). Not exported without the scope, so a new tracking door
+ * cannot forget it.
+ */
+export const trackingGuard = (projects: ProjectScope): WriteGuard => ({ ...TRACKING_API, projects });
 
 export async function lockGuarded(
   em: EntityManager,
@@ -28,7 +39,8 @@ export async function lockGuarded(
   guard?: WriteGuard,
 ): Promise<TrainingRunRow> {
   const row = await lockRun(em, kind, runId);
-  if (!row) throw new NotFoundError('TrainingRun', String(runId));
+  if (!row || (guard?.projects && !guard.projects.allows(row.projectName)))
+    throw new NotFoundError('TrainingRun', String(runId));
   if (guard?.mode) {
     const mode: RunMode = row.mode === 'pipeline' ? 'pipeline' : 'tracked';
     if (mode !== guard.mode) throw new RunModeError(row.uuid, mode);

@@ -50,7 +50,8 @@ export function atelierSharing({
       const shared: Context = {
         services: { ...services, events: countingMembers(services.events, members) },
         viewer,
-        loaders: createLoaders(services),
+        // The group's members share a key, and so its project scope.
+        loaders: createLoaders(services, { projects: viewer.projects }),
       };
       return shared;
     },

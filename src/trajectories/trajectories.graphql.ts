@@ -13,7 +13,7 @@ import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from 
 import { shareSubscribers } from '../graphql/shared-subscription';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
-import { TRACKING_API } from '../runs/write-guard';
+import { trackingGuard } from '../runs/write-guard';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
 import { artOfSeedRow, messagesFromJson, type Trajectory, type TrajectoryMessage } from './trajectory.model';
@@ -330,7 +330,7 @@ builder.mutationField('recordTrajectories', (t) =>
           reward: tr.reward,
           metadata: tr.metadata as Record<string, unknown> | null,
         })),
-        { guard: TRACKING_API },
+        { guard: trackingGuard(ctx.viewer.projects) },
       ),
   }),
 );
@@ -406,7 +406,7 @@ builder.mutationField('recordTrajectoryGroups', (t) =>
           logs: g.logs,
           exceptions: g.exceptions,
         })),
-        { guard: TRACKING_API, replace: args.replace ?? false },
+        { guard: trackingGuard(ctx.viewer.projects), replace: args.replace ?? false },
       ),
   }),
 );

@@ -10,13 +10,6 @@ export type ApiKeyScope =
   | 'READ'
   | 'WRITE';
 
-/** One of a TrajectoryGroup's exceptions, as ART records a rollout that raised. */
-export type ArtExceptionInput = {
-  message: string;
-  traceback: string;
-  type: string;
-};
-
 /** A run's configuration: the fields of a TrainingRun. Omitted numbers take Atelier's defaults. */
 export type CreateTrainingRunInput = {
   /** Any further configuration: a JSON object of at most 64 KiB. */
@@ -145,7 +138,8 @@ export type TrajectoryFilter = {
 
 /** An ART TrajectoryGroup as `model_dump(mode="json")` gives it. Each trajectory is ART's Trajectory JSON, checked against ART's shapes (ART 0.5.17, PeterWofford/ART 679b236e) and kept whole, fields a newer ART adds included. */
 export type TrajectoryGroupInput = {
-  exceptions?: Array<ArtExceptionInput> | null | undefined;
+  /** ART's exceptions of the group: [{type, message, traceback}]. */
+  exceptions?: Array<unknown> | null | undefined;
   /** The group's position in its step; by default its position in this call. Give it to add groups to a step in several calls. */
   index?: number | null | undefined;
   logs?: Array<string> | null | undefined;

@@ -15,6 +15,8 @@ export interface ApiKeyRow {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** The projects the key may reach, a JSON list of names; null: every project. */
+  projects: string | null;
 }
 
 export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
@@ -29,6 +31,7 @@ export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
     createdAt: { name: 'created_at', type: 'varchar', length: 32 },
     lastUsedAt: { name: 'last_used_at', type: 'varchar', length: 32, nullable: true },
     revokedAt: { name: 'revoked_at', type: 'varchar', length: 32, nullable: true },
+    projects: { type: 'text', nullable: true },
   },
   indices: [{ name: 'IDX_api_keys_name', columns: ['name', 'id'] }],
 });
