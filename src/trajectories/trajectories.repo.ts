@@ -158,9 +158,13 @@ export async function insertTrajectories(em: EntityManager, kind: DbKind, rows: 
       em,
       (driver as unknown as { databaseConnection: BetterSqlite3.Database }).databaseConnection,
     );
-    // Values converted as the query builder converts them; an absent value is stored as NULL, as it does on SQLite.
+    // Values converted as the query builder converts them; an absent value is stored as the column's
+    // default (`split`: train), or NULL where it has none, as the query builder does on SQLite.
     const values = (r: NewTrajectoryRow) =>
-      columns.map((c) => driver.preparePersistentValue(c.getEntityValue(r), c) ?? null);
+      columns.map((c) => {
+        const value = c.getEntityValue(r);
+        return driver.preparePersistentValue(value === undefined ? c.default : value, c) ?? null;
+      });
     return rows.map((r) => Number(statement.run(...values(r)).lastInsertRowid));
   }
   const repo = em.getRepository(TrajectoryEntity);
