@@ -42,12 +42,14 @@ export class CheckpointsRepo {
   async values(runId: number, metric: string): Promise<StepValue[]> {
     const slash = metric.indexOf('/');
     const p = new SqlParams(this.kind);
+    // Placeholders in the order they appear in the text: SQLite's `?` are positional.
+    const run = p.add(runId);
     const conds = [`name = ${p.add(metric)}`];
     if (slash > 0)
       conds.push(`(split = ${p.add(metric.slice(0, slash))} AND name = ${p.add(metric.slice(slash + 1))})`);
     const t = this.ds.getMetadata(MetricValueEntity).tableName;
     const rows: Array<{ step: number | string; value: number | string }> = await this.ds.query(
-      `SELECT step, value FROM ${t} WHERE run_id = ${p.add(runId)} AND (${conds.join(' OR ')})`,
+      `SELECT step, value FROM ${t} WHERE run_id = ${run} AND (${conds.join(' OR ')})`,
       p.values,
     );
     return rows.map((r) => ({ step: Number(r.step), value: Number(r.value) }));
