@@ -80,7 +80,7 @@ export function Conversation({ messages, scope, tools }: { messages: Message[]; 
               )}
               {m.toolCallId && <span class="muted small"> {m.toolCallId}</span>}
             </div>
-            <pre class="content tool-output">{m.content}</pre>
+            <pre class="content tool-output">{prettyJson(m.content)}</pre>
           </div>
         </div>
       );

@@ -123,7 +123,7 @@ export function chartSplits(entry: MetricEntry, splits: string[]): string[] {
 
 /**
  * One metric's chart: a series per split on one x axis (the union of their steps; a split without a
- * step there has a gap), the first split with its min–max band.
+ * step there has a gap), the first split with its min–max band when it has one.
  */
 export function chartOf(entry: MetricEntry, histories: Record<string, MetricPoint[]>, splits: string[]): ChartModel {
   const drawn = chartSplits(entry, splits);
@@ -152,7 +152,8 @@ export function chartOf(entry: MetricEntry, histories: Record<string, MetricPoin
     const own = i === 0 ? color : SPLIT_COLORS[(i - 1) % SPLIT_COLORS.length];
     data.push(ys);
     series.push({ label: split, color: own, width: 2, dash: split === TRAIN ? undefined : [6, 4] });
-    if (i === 0) {
+    // The band: the spread of the rewards, or the exact min and max of downsampled buckets.
+    if (i === 0 && (entry.key === REWARD || points.some((p) => p.bucket.count > 1))) {
       const upper: (number | null)[] = new Array(steps.length).fill(null);
       const lower: (number | null)[] = new Array(steps.length).fill(null);
       for (const p of points) {

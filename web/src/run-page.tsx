@@ -341,7 +341,7 @@ export function RunPage({ id }: { id: string }) {
           {JSON.stringify(run.config ?? {}, null, 2)}
         </pre>
       </details>
-      <TaskInputs inputs={run.taskInputs} />
+      {(run.mode === 'PIPELINE' || run.taskInputs.length > 0) && <TaskInputs inputs={run.taskInputs} />}
       <Trajectories runId={id} version={trajectoriesVersion} splits={splits} />
     </section>
   );
