@@ -389,7 +389,7 @@ describe('a run page in a real browser', () => {
 
   it.skipIf(unavailable !== null)(
     browserTitle(
-      'the runs list and the run page show the latest reward that exists, also when the latest step has none, and follow trajectories recorded later',
+      'the runs list and the run page show the latest reward that exists, also when the latest step has none, and follow trajectories recorded later, of a new split too',
     ),
     async () => {
       const { page } = browser;
@@ -417,6 +417,12 @@ describe('a run page in a real browser', () => {
       await expect
         .poll(async () => (await seriesOf(page, 'avg reward')).train, { timeout: 10_000 })
         .toEqual({ points: 2, last: [1, expect.closeTo(0.7, 6)] });
+      // A split the run did not have when the page loaded: its curve appears beside train.
+      await recordGroups(s, run.id, 1, 'val', [{ trajectories: [simple(0.45, 'first-val')] }]);
+      await expect
+        .poll(async () => (await seriesOf(page, 'avg reward')).val, { timeout: 10_000 })
+        .toEqual({ points: 1, last: [1, 0.45] });
+      expect(await fact.innerText()).toBe('0.700');
     },
   );
 

@@ -158,11 +158,11 @@ export function splitHistoriesQuery(count: number): string {
     { length: count },
     (_, i) => `h${i}: metricHistory(split: $s${i}, maxPoints: $maxPoints, names: $names) { ${POINT} }`,
   ).join('\n    ');
-  return `query DashboardSplitHistories($id: ID!, $maxPoints: Int!, $names: [String!], ${vars}) {\n  run(id: $id) {\n    ${METRICS}\n    ${fields}\n  }\n}`;
+  return `query DashboardSplitHistories($id: ID!, $maxPoints: Int!, $names: [String!], ${vars}) {\n  run(id: $id) {\n    ${METRICS}\n    metricNames { split name }\n    ${fields}\n  }\n}`;
 }
-/** The run's metrics snapshot, and each split's history under its alias (h0, h1, …). */
+/** The run's metrics snapshot and metric names, and each split's history under its alias (h0, h1, …). */
 export interface SplitHistoriesData {
-  run: ({ metrics: Metrics | null } & { [alias: string]: unknown }) | null;
+  run: ({ metrics: Metrics | null; metricNames: MetricName[] } & { [alias: string]: unknown }) | null;
 }
 
 export interface Checkpoint {

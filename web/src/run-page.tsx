@@ -45,13 +45,13 @@ async function loadSplits(
   id: string,
   splits: string[],
   names: string[],
-): Promise<{ histories: Histories; metrics: Metrics | null }> {
+): Promise<{ histories: Histories; metrics: Metrics | null; metricNames: MetricName[] | null }> {
   const variables: Record<string, unknown> = { id, maxPoints: MAX_POINTS, names };
   splits.forEach((s, i) => (variables[`s${i}`] = s));
   const d = await gql<SplitHistoriesData>(splitHistoriesQuery(splits.length), variables);
   const histories: Histories = {};
   splits.forEach((s, i) => (histories[s] = (d.run?.[`h${i}`] as MetricPoint[] | undefined) ?? []));
-  return { histories, metrics: d.run?.metrics ?? null };
+  return { histories, metrics: d.run?.metrics ?? null, metricNames: d.run?.metricNames ?? null };
 }
 
 /** The splits charted: train, then the others the run has (at most MAX_SPLITS). */
@@ -107,10 +107,17 @@ export function RunPage({ id }: { id: string }) {
     const refresh = async () => {
       const n = ++seq;
       try {
-        const d = await loadSplits(id, chartedSplits(wanted.current.metricNames), names());
+        const known = splitsOf(wanted.current.metricNames, wanted.current.histories).slice(0, MAX_SPLITS);
+        const d = await loadSplits(id, known, names());
         if (!current || n !== seq) return;
-        setHistories(d.histories);
-        setRun((r) => r && { ...r, metrics: d.metrics ?? r.metrics });
+        const metricNames = d.metricNames ?? wanted.current.metricNames;
+        wanted.current.metricNames = metricNames;
+        // A split logged for the first time (val trajectories, say) is fetched too.
+        const added = chartedSplits(metricNames).filter((s) => !known.includes(s));
+        const more = added.length ? (await loadSplits(id, added, names())).histories : {};
+        if (!current || n !== seq) return;
+        setHistories({ ...d.histories, ...more });
+        setRun((r) => r && { ...r, metrics: d.metrics ?? r.metrics, metricNames });
       } catch (e) {
         fail(e as Error);
       }
