@@ -12,7 +12,8 @@ export const LOSS_KEY = 'loss/train';
 /** The number of gradient steps of the training step (the same on every line). */
 export const GRADIENT_STEPS_KEY = 'data/step_num_gradient_steps';
 
-const LEGACY: Record<string, string> = {
+/** Older ART's key → its current name (the dashboard charts both spellings as one metric). */
+export const LEGACY_METRIC_NAMES: Readonly<Record<string, string>> = {
   loss: 'loss/train',
   grad_norm: 'loss/grad_norm',
   entropy: 'loss/entropy',
@@ -42,7 +43,7 @@ export function currentMetricNames(line: Record<string, unknown>): Record<string
   const hasLoss = numeric.some(([k]) => k === 'loss' || k === LOSS_KEY);
   for (const [key, value] of numeric) {
     if (key.includes('/')) continue;
-    const name = key === 'policy_loss' ? (hasLoss ? 'policy_loss' : LOSS_KEY) : (LEGACY[key] ?? key);
+    const name = key === 'policy_loss' ? (hasLoss ? 'policy_loss' : LOSS_KEY) : (LEGACY_METRIC_NAMES[key] ?? key);
     if (!(name in out)) out[name] = value;
   }
   return out;

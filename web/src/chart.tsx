@@ -1,6 +1,7 @@
 // A uPlot time-series chart as a Preact component. The chart element carries an accessible name
-// (aria-label) and exposes how many points it draws (data-points), so people using assistive
-// technology and tests can find it and follow it. uPlot draws on a canvas and keeps 10k points fast.
+// (aria-label) and exposes how many points it draws (data-points) and, when given, what each series
+// holds (data-series: JSON), so people using assistive technology, tools and tests can find it and
+// follow it. uPlot draws on a canvas and keeps 10k points fast.
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 
@@ -23,6 +24,8 @@ export interface ChartProps {
   band?: { upper: number; lower: number; color: string };
   height?: number;
   yLabel?: string;
+  /** What the series hold, e.g. {train: {points, last: [step, value]}, val: …}; exposed as data-series. */
+  summary?: unknown;
 }
 
 const STEP_INCREMENTS = [
@@ -30,7 +33,7 @@ const STEP_INCREMENTS = [
 ];
 const ns = (x: number | null | undefined) => (x == null ? '–' : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
-export function Chart({ label, data, series, band, height = 220, yLabel }: ChartProps) {
+export function Chart({ label, data, series, band, height = 220, yLabel, summary }: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const shape = JSON.stringify([series, band, height, yLabel]);
@@ -96,7 +99,14 @@ export function Chart({ label, data, series, band, height = 220, yLabel }: Chart
   return (
     <figure class="chart">
       <figcaption>{label}</figcaption>
-      <div ref={host} class="chart-plot" role="img" aria-label={label} data-points={points} />
+      <div
+        ref={host}
+        class="chart-plot"
+        role="img"
+        aria-label={label}
+        data-points={points}
+        data-series={summary === undefined ? undefined : JSON.stringify(summary)}
+      />
       {points === 0 && <p class="chart-empty">No points yet</p>}
     </figure>
   );

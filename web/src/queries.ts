@@ -87,6 +87,7 @@ export interface NamedValue {
 }
 
 export interface MetricPoint {
+  split: string;
   step: number;
   epoch: number;
   avgReward: number | null;
@@ -98,7 +99,7 @@ export interface MetricPoint {
   bucket: { count: number; min: NamedValue[]; max: NamedValue[] };
 }
 const POINT =
-  'step epoch avgReward minReward maxReward rewardStd trainingLoss values { name value } bucket { count min { name value } max { name value } }';
+  'split step epoch avgReward minReward maxReward rewardStd trainingLoss values { name value } bucket { count min { name value } max { name value } }';
 
 export interface StatusTransition {
   eventId: string;
@@ -123,18 +124,74 @@ export interface RunDetail extends RunSummary {
   backend: string | null;
   statusHistory: StatusTransition[];
   taskInputs: { inputText: string; step: number | null }[];
+  /** The train split's history (with the named values asked for). */
   metricHistory: MetricPoint[];
+  /** Every split of the history, and every value name in each (name null: the split itself). */
+  metricNames: MetricName[];
+  config: Record<string, unknown>;
 }
 
-export const RUN = /* GraphQL */ `query DashboardRun($id: ID!, $maxPoints: Int!) {
+export interface MetricName {
+  split: string;
+  name: string | null;
+}
+
+/** The run with its train history; `names` limits the named values read (null: all). */
+export const RUN = /* GraphQL */ `query DashboardRun($id: ID!, $maxPoints: Int!, $names: [String!]) {
   run(id: $id) {
     ${SUMMARY}
-    taskDescription numExamples rolloutsPerGroup numEpochs learningRate maxSteps systemPrompt trainedModelName error startedAt completedAt backend
+    taskDescription numExamples rolloutsPerGroup numEpochs learningRate maxSteps systemPrompt trainedModelName error startedAt completedAt backend config
     statusHistory { eventId from to at reason }
     taskInputs { inputText step }
-    metricHistory(maxPoints: $maxPoints) { ${POINT} }
+    metricNames { split name }
+    metricHistory(maxPoints: $maxPoints, names: $names) { ${POINT} }
   }
 }`;
+
+/** At most this many splits are charted, train included (one alias each; the server bounds aliases). */
+export const MAX_SPLITS = 8;
+
+/** The histories of several splits (train, val, …) in ONE query, one alias per split, each downsampled by the server. */
+export function splitHistoriesQuery(count: number): string {
+  const vars = Array.from({ length: count }, (_, i) => `$s${i}: String!`).join(', ');
+  const fields = Array.from(
+    { length: count },
+    (_, i) => `h${i}: metricHistory(split: $s${i}, maxPoints: $maxPoints, names: $names) { ${POINT} }`,
+  ).join('\n    ');
+  return `query DashboardSplitHistories($id: ID!, $maxPoints: Int!, $names: [String!], ${vars}) {\n  run(id: $id) {\n    ${METRICS}\n    metricNames { split name }\n    ${fields}\n  }\n}`;
+}
+/** The run's metrics snapshot and metric names, and each split's history under its alias (h0, h1, …). */
+export interface SplitHistoriesData {
+  run: ({ metrics: Metrics | null; metricNames: MetricName[] } & { [alias: string]: unknown }) | null;
+}
+
+export interface Checkpoint {
+  step: number;
+  name: string;
+  uri: string | null;
+  createdAt: string;
+  deletedAt: string | null;
+  deletionReason: string | null;
+  metrics: { name: string; value: number }[];
+}
+export interface BestCheckpoint {
+  step: number;
+  value: number;
+  checkpoint: { step: number } | null;
+}
+/** The metric ART's delete_checkpoints keeps the best step by; train/reward when a run has no val history. */
+export const BEST_METRICS = ['val/reward', 'train/reward'] as const;
+
+export const CHECKPOINTS = /* GraphQL */ `query DashboardCheckpoints($id: ID!, $first: Int!, $afterStep: Int) {
+  run(id: $id) {
+    checkpoints(first: $first, afterStep: $afterStep) { step name uri createdAt deletedAt deletionReason metrics { name value } }
+    bestVal: bestCheckpoint(metric: "val/reward") { step value checkpoint { step } }
+    bestTrain: bestCheckpoint(metric: "train/reward") { step value checkpoint { step } }
+  }
+}`;
+export interface CheckpointsData {
+  run: { checkpoints: Checkpoint[]; bestVal: BestCheckpoint | null; bestTrain: BestCheckpoint | null } | null;
+}
 export interface RunData {
   run: RunDetail | null;
 }
@@ -165,6 +222,23 @@ export interface RunProgressData {
 }
 
 export const TRAJECTORIES_RECORDED = /* GraphQL */ `subscription DashboardTrajectories($runId: ID!) { trajectoriesRecorded(runId: $runId) { count step } }`;
+export const TRAJECTORIES_SCORED = /* GraphQL */ `subscription DashboardScored($runId: ID!) { trajectoriesScored(runId: $runId) { count step } }`;
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** JSON text, as the model wrote it. */
+  arguments: string;
+}
+export interface Message {
+  role: string;
+  content: string;
+  name: string | null;
+  toolCallId: string | null;
+  trainable: boolean;
+  toolCalls: ToolCall[];
+}
+const MESSAGE = 'role content name toolCallId trainable toolCalls { id name arguments }';
 
 export interface Trajectory {
   id: string;
@@ -174,15 +248,20 @@ export interface Trajectory {
   droppedReason: string | null;
   isTest: boolean;
   createdAt: string;
+  split: string;
+  step: number;
   taskInput: { inputText: string; step: number | null };
-  messages: { role: string; content: string }[];
+  group: { index: number; exceptions: unknown } | null;
+  tools: unknown;
+  additionalHistories: { messages: Message[]; tools: unknown }[];
+  messages: Message[];
 }
 
 export const TRAJECTORIES = /* GraphQL */ `query DashboardTrajectories($runId: ID!, $first: Int!, $after: String, $filter: TrajectoryFilter) {
   trajectories(runId: $runId, first: $first, after: $after, filter: $filter, orderBy: { field: REWARD, direction: DESC }) {
     totalCount
     pageInfo { hasNextPage endCursor }
-    edges { node { id reward judgeExplanation error droppedReason isTest createdAt taskInput { inputText step } messages { role content } } }
+    edges { node { id reward judgeExplanation error droppedReason isTest createdAt split step taskInput { inputText step } group { index exceptions } tools additionalHistories { tools messages { ${MESSAGE} } } messages { ${MESSAGE} } } }
   }
 }`;
 export interface TrajectoriesData {

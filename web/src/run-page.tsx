@@ -1,82 +1,138 @@
-// One run, live: status and its history, progress through the current step, charts of avg reward
-// (with the min/max reward band), training loss and gradient norm that grow as points arrive, the
-// task inputs, and a trajectory browser ordered by reward with messages and RULER's explanations.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+// One run, live: status and its history, progress through the current step, the curves of any
+// metric the run has (train and val overlaid, a metric picker), the checkpoints with the best one
+// marked, the run's config, the task inputs, and a trajectory browser (by split and reward range)
+// that shows tool calls and results as such.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 
 import { debounce, gql, onKeyChanged, onReconnected, subscribe, whenLive } from './api';
-import { Chart } from './chart';
+import { Checkpoints } from './checkpoints';
 import { fmtDuration, fmtReward, fmtTime, StatusBadge, stepOf } from './format';
+import { catalog, DEFAULT_METRICS, mergePoints, namesFor, splitsOf, TRAIN } from './metric-catalog';
 import {
   CANCEL,
   FINAL,
   MAX_POINTS,
+  MAX_SPLITS,
   METRICS_RECORDED,
   RUN,
   RUN_PROGRESS,
   RUN_STATUS_CHANGED,
-  TRAJECTORIES,
+  splitHistoriesQuery,
   TRAJECTORIES_RECORDED,
+  TRAJECTORIES_SCORED,
   type CancelData,
+  type MetricName,
   type MetricPoint,
+  type Metrics,
   type MetricsRecordedData,
-  type NamedValue,
   type Progress,
   type RunData,
   type RunDetail,
   type RunProgressData,
   type RunStatusData,
-  type TrajectoriesData,
-  type Trajectory,
+  type SplitHistoriesData,
 } from './queries';
 import { Link } from './router';
+import { RunCharts } from './run-charts';
+import { Trajectories } from './trajectories';
 
-const named = (values: NamedValue[], name: string) => values.find((v) => v.name === name)?.value ?? null;
+export { mergePoints } from './metric-catalog';
 
-/** Adds live points to a history: a step already there is replaced, new steps are appended in order. */
-export function mergePoints(history: MetricPoint[], incoming: MetricPoint[]): MetricPoint[] {
-  const out = history.slice();
-  for (const p of incoming) {
-    const last = out[out.length - 1];
-    if (!last || p.step > last.step) out.push(p);
-    else {
-      const i = out.findIndex((q) => q.step === p.step);
-      if (i >= 0) out[i] = p;
-      else {
-        out.push(p);
-        out.sort((a, b) => a.step - b.step);
-      }
-    }
-  }
-  return out;
+type Histories = Record<string, MetricPoint[]>;
+
+/** The histories of these splits (one query, one alias a split) with the named values asked for, and the metrics snapshot. */
+async function loadSplits(
+  id: string,
+  splits: string[],
+  names: string[],
+): Promise<{ histories: Histories; metrics: Metrics | null; metricNames: MetricName[] | null }> {
+  const variables: Record<string, unknown> = { id, maxPoints: MAX_POINTS, names };
+  splits.forEach((s, i) => (variables[`s${i}`] = s));
+  const d = await gql<SplitHistoriesData>(splitHistoriesQuery(splits.length), variables);
+  const histories: Histories = {};
+  splits.forEach((s, i) => (histories[s] = (d.run?.[`h${i}`] as MetricPoint[] | undefined) ?? []));
+  return { histories, metrics: d.run?.metrics ?? null, metricNames: d.run?.metricNames ?? null };
 }
+
+/** The splits charted: train, then the others the run has (at most MAX_SPLITS). */
+const chartedSplits = (metricNames: MetricName[]) => splitsOf(metricNames, {}).slice(0, MAX_SPLITS);
 
 export function RunPage({ id }: { id: string }) {
   const [run, setRun] = useState<RunDetail | null>(null);
+  const [histories, setHistories] = useState<Histories>({});
+  const [selected, setSelected] = useState<string[]>(DEFAULT_METRICS);
   const [missing, setMissing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [trajectoriesVersion, setTrajectoriesVersion] = useState(0);
+  const [checkpointsVersion, setCheckpointsVersion] = useState(0);
   const [live, setLive] = useState(false);
+  // What the loads ask for, read when they run (the subscriptions below outlive renders).
+  const wanted = useRef({ selected, metricNames: [] as MetricName[], histories });
+  wanted.current.selected = selected;
+  wanted.current.histories = histories;
+  const names = () => namesFor(catalog(wanted.current.metricNames, wanted.current.histories), wanted.current.selected);
+  const refreshRef = useRef<() => void>(() => {});
 
   useEffect(() => {
     let current = true;
+    let seq = 0;
     setRun(null);
+    setHistories({});
     setProgress(null);
     setLive(false);
-    const load = () =>
-      gql<RunData>(RUN, { id, maxPoints: MAX_POINTS }).then(
-        (d) => {
-          if (!current) return;
-          setMissing(!d.run);
-          setRun(d.run);
-          setError(null);
-        },
-        (e: Error) => current && setError(e.message),
-      );
-    void load();
-    const reload = debounce(load, 200);
-    const reloadTrajectories = debounce(() => setTrajectoriesVersion((v) => v + 1), 400);
+    wanted.current.metricNames = [];
     const fail = (e: Error) => current && setError(e.message);
+    /** The run, its train history and then its other splits' histories. */
+    const load = async () => {
+      const n = ++seq;
+      try {
+        const d = await gql<RunData>(RUN, { id, maxPoints: MAX_POINTS, names: names() });
+        if (!current || n !== seq) return;
+        setMissing(!d.run);
+        setRun(d.run);
+        setError(null);
+        if (!d.run) return;
+        wanted.current.metricNames = d.run.metricNames;
+        const train = d.run.metricHistory;
+        setHistories((h) => ({ ...h, [TRAIN]: train }));
+        const others = chartedSplits(d.run.metricNames).filter((s) => s !== TRAIN);
+        const rest = others.length ? (await loadSplits(id, others, names())).histories : {};
+        if (current && n === seq) setHistories({ [TRAIN]: train, ...rest });
+      } catch (e) {
+        fail(e as Error);
+      }
+    };
+    /** Every split's history and the metrics snapshot: after trajectories change reward statistics, or other metrics are picked. */
+    const refresh = async () => {
+      const n = ++seq;
+      try {
+        const known = splitsOf(wanted.current.metricNames, wanted.current.histories).slice(0, MAX_SPLITS);
+        const d = await loadSplits(id, known, names());
+        if (!current || n !== seq) return;
+        const metricNames = d.metricNames ?? wanted.current.metricNames;
+        wanted.current.metricNames = metricNames;
+        // A split logged for the first time (val trajectories, say) is fetched too.
+        const added = chartedSplits(metricNames).filter((s) => !known.includes(s));
+        const more = added.length ? (await loadSplits(id, added, names())).histories : {};
+        if (!current || n !== seq) return;
+        setHistories({ ...d.histories, ...more });
+        setRun((r) => r && { ...r, metrics: d.metrics ?? r.metrics, metricNames });
+      } catch (e) {
+        fail(e as Error);
+      }
+    };
+    refreshRef.current = () => void refresh();
+    void load();
+    const reload = debounce(() => void load(), 200);
+    const restat = debounce(() => void refresh(), 500);
+    const reloadTrajectories = debounce(() => setTrajectoriesVersion((v) => v + 1), 400);
+    const reloadCheckpoints = debounce(() => setCheckpointsVersion((v) => v + 1), 500);
+    const trajectoriesChanged = () => {
+      reloadTrajectories();
+      // Reward statistics come from the stored trajectories: their points changed without a metrics event.
+      restat();
+    };
     const stops = [
       subscribe<RunStatusData>(
         RUN_STATUS_CHANGED,
@@ -96,6 +152,7 @@ export function RunPage({ id }: { id: string }) {
                     ],
               },
           );
+          reloadCheckpoints();
           // The dataset and system prompt are written while GENERATING: read them once it is over.
           if (ev.from === 'GENERATING' || FINAL.includes(ev.to)) reload();
         },
@@ -105,37 +162,56 @@ export function RunPage({ id }: { id: string }) {
         METRICS_RECORDED,
         { runId: id },
         (d) => {
-          setRun((r) => {
-            if (!r) return r;
-            const metricHistory = mergePoints(r.metricHistory, d.metricsRecorded.points);
+          const points = d.metricsRecorded.points;
+          setHistories((h) => {
+            const out = { ...h };
+            for (const split of new Set(points.map((p) => p.split)))
+              out[split] = mergePoints(
+                out[split] ?? [],
+                points.filter((p) => p.split === split),
+              );
             // Live points are one per step: past twice the budget, ask the server to downsample again.
-            if (metricHistory.length > MAX_POINTS * 2) reload();
-            return { ...r, metricHistory, metrics: d.metricsRecorded.metrics ?? r.metrics };
+            if (Object.values(out).some((xs) => xs.length > MAX_POINTS * 2)) reload();
+            return out;
           });
+          setRun((r) => r && { ...r, metrics: d.metricsRecorded.metrics ?? r.metrics });
+          reloadCheckpoints();
         },
         fail,
       ),
       subscribe<RunProgressData>(RUN_PROGRESS, { runId: id }, (d) => setProgress(d.runProgress), fail),
-      subscribe(TRAJECTORIES_RECORDED, { runId: id }, reloadTrajectories, fail),
+      subscribe(TRAJECTORIES_RECORDED, { runId: id }, trajectoriesChanged, fail),
+      subscribe(TRAJECTORIES_SCORED, { runId: id }, trajectoriesChanged, fail),
     ];
     const cancelLive = whenLive(() => {
       if (!current) return;
       setLive(true);
       void load();
       setTrajectoriesVersion((v) => v + 1);
+      setCheckpointsVersion((v) => v + 1);
     });
-    const offKey = onKeyChanged(load);
-    const offReconnect = onReconnected(load);
+    const offKey = onKeyChanged(() => void load());
+    const offReconnect = onReconnected(() => void load());
     return () => {
       current = false;
+      refreshRef.current = () => {};
       cancelLive();
       reload.cancel();
+      restat.cancel();
       reloadTrajectories.cancel();
+      reloadCheckpoints.cancel();
       for (const stop of stops) stop();
       offKey();
       offReconnect();
     };
   }, [id]);
+
+  const pick = (keys: string[]) => {
+    wanted.current.selected = keys;
+    setSelected(keys);
+    refreshRef.current();
+  };
+  const splits = useMemo(() => (run ? splitsOf(run.metricNames, histories) : [TRAIN]), [run?.metricNames, histories]);
 
   if (missing)
     return (
@@ -257,7 +333,8 @@ export function RunPage({ id }: { id: string }) {
         </div>
       </div>
 
-      <Charts history={run.metricHistory} />
+      <RunCharts metricNames={run.metricNames} histories={histories} selected={selected} onSelect={pick} />
+      <Checkpoints runId={id} version={checkpointsVersion} />
 
       {run.systemPrompt && (
         <details class="block">
@@ -265,73 +342,15 @@ export function RunPage({ id }: { id: string }) {
           <pre class="prompt">{run.systemPrompt}</pre>
         </details>
       )}
-      <TaskInputs inputs={run.taskInputs} />
-      <Trajectories runId={id} version={trajectoriesVersion} />
+      <details class="block config">
+        <summary>Config</summary>
+        <pre class="json" aria-label="run config">
+          {JSON.stringify(run.config ?? {}, null, 2)}
+        </pre>
+      </details>
+      {(run.mode === 'PIPELINE' || run.taskInputs.length > 0) && <TaskInputs inputs={run.taskInputs} />}
+      <Trajectories runId={id} version={trajectoriesVersion} splits={splits} />
     </section>
-  );
-}
-
-/** A series and, when points stand for several steps, the exact min and max of its bucket as a band. */
-function withEnvelope(
-  history: MetricPoint[],
-  value: (p: MetricPoint) => number | null,
-  series: string,
-): (number | null)[][] {
-  return [
-    history.map(value),
-    history.map((p) => (p.bucket.count > 1 ? named(p.bucket.max, series) : null) ?? value(p)),
-    history.map((p) => (p.bucket.count > 1 ? named(p.bucket.min, series) : null) ?? value(p)),
-  ];
-}
-
-function Charts({ history }: { history: MetricPoint[] }) {
-  const downsampled = history.some((p) => p.bucket.count > 1);
-  const { reward, loss, grad } = useMemo(() => {
-    const steps = history.map((p) => p.step);
-    // Reward: the band is the spread of the rewards themselves (lowest and highest trajectory reward).
-    const lower = history.map((p) => named(p.bucket.min, 'minReward') ?? p.minReward);
-    const upper = history.map((p) => named(p.bucket.max, 'maxReward') ?? p.maxReward);
-    return {
-      reward: [steps, history.map((p) => p.avgReward), upper, lower],
-      loss: [steps, ...withEnvelope(history, (p) => p.trainingLoss, 'trainingLoss')],
-      grad: [steps, ...withEnvelope(history, (p) => named(p.values, 'grad_norm'), 'values.grad_norm')],
-    };
-  }, [history]);
-  const edges = (color: string) => [
-    { label: 'max', color, width: 1 },
-    { label: 'min', color, width: 1 },
-  ];
-  return (
-    <>
-      <div class="charts">
-        <Chart
-          label="avg reward"
-          yLabel="reward"
-          data={reward}
-          series={[{ label: 'avg reward', color: '#2563eb', width: 2 }, ...edges('rgba(37,99,235,0.35)')]}
-          band={{ upper: 1, lower: 2, color: 'rgba(37,99,235,0.12)' }}
-        />
-        <Chart
-          label="training loss"
-          yLabel="loss"
-          data={loss}
-          series={[{ label: 'training loss', color: '#dc2626' }, ...edges('rgba(220,38,38,0.25)')]}
-          band={{ upper: 1, lower: 2, color: 'rgba(220,38,38,0.10)' }}
-        />
-        <Chart
-          label="gradient norm"
-          yLabel="grad norm"
-          data={grad}
-          series={[{ label: 'grad norm', color: '#7c3aed' }, ...edges('rgba(124,58,237,0.25)')]}
-          band={{ upper: 1, lower: 2, color: 'rgba(124,58,237,0.10)' }}
-        />
-      </div>
-      {downsampled && (
-        <p class="muted note">
-          Long history: each point stands for several steps; the bands keep their exact min and max.
-        </p>
-      )}
-    </>
   );
 }
 
@@ -355,92 +374,6 @@ function TaskInputs({ inputs }: { inputs: RunDetail['taskInputs'] }) {
       {inputs.length > shown.length && (
         <button type="button" onClick={() => setAll(true)}>
           Show all {inputs.length}
-        </button>
-      )}
-    </div>
-  );
-}
-
-const TRAJECTORY_PAGE = 20;
-
-function Trajectories({ runId, version }: { runId: string; version: number }) {
-  const [items, setItems] = useState<Trajectory[]>([]);
-  const [total, setTotal] = useState<number | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [wanted, setWanted] = useState(TRAJECTORY_PAGE);
-
-  useEffect(() => {
-    let current = true;
-    // Reloads as many as are on screen (one page at most 100), best first.
-    gql<TrajectoriesData>(TRAJECTORIES, { runId, first: Math.min(100, wanted) }).then(
-      (d) => {
-        if (!current) return;
-        setItems(d.trajectories.edges.map((e) => e.node));
-        setTotal(d.trajectories.totalCount);
-        setNext(d.trajectories.pageInfo.hasNextPage ? d.trajectories.pageInfo.endCursor : null);
-        setError(null);
-      },
-      (e: Error) => current && setError(e.message),
-    );
-    return () => {
-      current = false;
-    };
-  }, [runId, version, wanted]);
-
-  const more = async () => {
-    if (!next) return;
-    const d = await gql<TrajectoriesData>(TRAJECTORIES, { runId, first: TRAJECTORY_PAGE, after: next });
-    setItems((prev) => [...prev, ...d.trajectories.edges.map((e) => e.node)]);
-    setNext(d.trajectories.pageInfo.hasNextPage ? d.trajectories.pageInfo.endCursor : null);
-  };
-
-  return (
-    <div class="block">
-      <h2>
-        Trajectories <span class="muted">{total != null ? `(${total}, best reward first)` : ''}</span>
-      </h2>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {total === 0 && <p class="muted">None yet.</p>}
-      <ol class="trajectories" aria-label="trajectories">
-        {items.map((t) => (
-          <li key={t.id} class="trajectory" data-reward={t.reward ?? ''}>
-            <div class="trajectory-head">
-              <span class="reward">{t.reward == null ? 'unscored' : `reward ${t.reward.toFixed(3)}`}</span>
-              <span class="muted">
-                step {t.taskInput.step}
-                {t.isTest ? ' · test' : ''}
-              </span>
-              <span class="input">{t.taskInput.inputText}</span>
-            </div>
-            {t.judgeExplanation && (
-              <p class="explanation">
-                <strong>RULER:</strong> {t.judgeExplanation}
-              </p>
-            )}
-            {t.error && <p class="error">Rollout failed: {t.error}</p>}
-            {t.droppedReason && <p class="muted">Not trained: {t.droppedReason}</p>}
-            <div class="messages">
-              {t.messages.map((m, i) => (
-                <div key={i} class={`message role-${m.role}`}>
-                  <span class="role">{m.role}</span>
-                  <div class="content">{m.content}</div>
-                </div>
-              ))}
-            </div>
-          </li>
-        ))}
-      </ol>
-      {next && (
-        <button
-          type="button"
-          onClick={() => (items.length < 100 ? setWanted(items.length + TRAJECTORY_PAGE) : void more())}
-        >
-          More trajectories
         </button>
       )}
     </div>
