@@ -14,6 +14,7 @@ import { createLogger } from './logger';
 import { RunsRepo } from './runs/runs.repo';
 import { createRedactor, secretsIn, type Redactor } from './security/redact';
 import { createDashboard } from './server/dashboard';
+import { OperationQueryCounts } from './server/operation-queries';
 import { atelierSharing } from './server/shared-context';
 import { SharedSubscriptions } from './server/shared-subscriptions';
 import { attachGraphqlWs } from './server/ws';
@@ -32,6 +33,8 @@ export interface App {
   readonly sessions: LiveSessions;
   /** Subscriptions sharing one execution per event: their groups, members and executions. */
   readonly sharedSubscriptions: SharedSubscriptions;
+  /** The read statements each query or mutation ran itself (nothing that ran beside it). */
+  readonly operationQueries: OperationQueryCounts;
 }
 
 export async function createApp(config: Config): Promise<App> {
@@ -74,6 +77,7 @@ export async function createApp(config: Config): Promise<App> {
   );
 
   const sharedSubscriptions = new SharedSubscriptions(atelierSharing({ config, logger, redactor }));
+  const operationQueries = new OperationQueryCounts();
   const yoga = createAtelierYoga({
     config,
     services,
@@ -82,6 +86,7 @@ export async function createApp(config: Config): Promise<App> {
     authenticate,
     isOpen,
     sessions,
+    operationQueries,
     sharedSubscriptions,
     redactor,
     logger,
@@ -102,6 +107,7 @@ export async function createApp(config: Config): Promise<App> {
     events,
     sessions,
     sharedSubscriptions,
+    operationQueries,
     get url() {
       return url;
     },

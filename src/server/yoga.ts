@@ -27,6 +27,7 @@ import type { Redactor } from '../security/redact';
 import { countResponseBytes, useResponseSizeLimit } from '../security/response-size';
 import { useSubscriptionQuota } from '../security/subscription-quota';
 import type { Services } from '../services';
+import type { OperationQueryCounts } from './operation-queries';
 import { gateSubscriptions } from './send-gate';
 import type { SharedSubscriptions } from './shared-subscriptions';
 import { useSseOutboundGuard } from './sse-guard';
@@ -38,12 +39,14 @@ export interface YogaDeps {
   config: Config;
   services: Services;
   /** What /ready asks: storage and (when used) Redis. */
-  db: Pick<Database, 'ping'>;
+  db: Pick<Database, 'ping' | 'countQueries'>;
   events: Pick<EventBus, 'ready'>;
   authenticate: Authenticate;
   /** Whether Atelier runs without keys right now (the browser guard allows more then). */
   isOpen: () => Promise<boolean>;
   sessions: LiveSessions;
+  /** Hears how many read statements each query or mutation ran. */
+  operationQueries?: OperationQueryCounts;
   /** Subscribers with the same operation, variables and key share one execution per event. */
   sharedSubscriptions?: SharedSubscriptions;
   redactor: Redactor;
@@ -74,6 +77,7 @@ export function createAtelierYoga({
   authenticate,
   isOpen,
   sessions,
+  operationQueries,
   sharedSubscriptions,
   redactor,
   logger,
@@ -122,6 +126,7 @@ export function createAtelierYoga({
             false,
           ),
       }),
+      ...(operationQueries ? [operationQueries.plugin(db, logger)] : []),
       useBrowserGuard(isOpen),
       useMalformedRequests(),
       // Before the parser sees the text: deep nesting would overflow its stack.
