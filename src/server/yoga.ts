@@ -27,6 +27,7 @@ import type { Redactor } from '../security/redact';
 import { countResponseBytes, useResponseSizeLimit } from '../security/response-size';
 import { useSubscriptionQuota } from '../security/subscription-quota';
 import type { Services } from '../services';
+import { renderGraphiQLPage } from './graphiql-page';
 import type { OperationQueryCounts } from './operation-queries';
 import { gateSubscriptions } from './send-gate';
 import type { SharedSubscriptions } from './shared-subscriptions';
@@ -109,8 +110,9 @@ export function createAtelierYoga({
     graphiql: config.http.graphiql
       ? { title: 'Atelier', defaultQuery: GRAPHIQL_DEFAULT_QUERY, subscriptionsProtocol: 'WS' }
       : false,
-    // GraphiQL's offline bundle holds about 30 MB of strings once imported: load it when GraphiQL is first opened.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    // GraphiQL's offline bundle holds about 30 MB of strings once imported: loaded when GraphiQL is first
+    // opened. Its storage is the tab's sessionStorage (graphiql-page.ts): keys never reach localStorage.
+    renderGraphiQL: renderGraphiQLPage,
     cors: corsPolicy(config.http.corsOrigins),
     multipart: false,
     maxRequestBodySize: config.limits.maxBodyBytes,
