@@ -17,6 +17,7 @@ import { createDashboard } from './server/dashboard';
 import { OperationQueryCounts } from './server/operation-queries';
 import { atelierSharing } from './server/shared-context';
 import { SharedSubscriptions } from './server/shared-subscriptions';
+import { SseStreams } from './server/sse-single-connection';
 import { attachGraphqlWs } from './server/ws';
 import { createAtelierYoga } from './server/yoga';
 import { buildServices, type Services } from './services';
@@ -35,6 +36,8 @@ export interface App {
   readonly sharedSubscriptions: SharedSubscriptions;
   /** The read statements each query or mutation ran itself (nothing that ran beside it). */
   readonly operationQueries: OperationQueryCounts;
+  /** graphql-sse single connection streams: reserved and open, and what the reserved ones hold. */
+  readonly sseStreams: SseStreams;
 }
 
 export async function createApp(config: Config): Promise<App> {
@@ -78,6 +81,7 @@ export async function createApp(config: Config): Promise<App> {
 
   const sharedSubscriptions = new SharedSubscriptions(atelierSharing({ config, logger, redactor }));
   const operationQueries = new OperationQueryCounts();
+  const sseStreams = new SseStreams();
   const yoga = createAtelierYoga({
     config,
     services,
@@ -87,6 +91,7 @@ export async function createApp(config: Config): Promise<App> {
     isOpen,
     sessions,
     operationQueries,
+    sseStreams,
     sharedSubscriptions,
     redactor,
     logger,
@@ -108,6 +113,7 @@ export async function createApp(config: Config): Promise<App> {
     sessions,
     sharedSubscriptions,
     operationQueries,
+    sseStreams,
     get url() {
       return url;
     },

@@ -86,6 +86,12 @@ const envSchema = z.object({
     .default(8 * 1024 * 1024),
   /** A WebSocket or SSE connection whose pending output does not drain for this long is cut off. */
   SOCKET_DRAIN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  /** graphql-sse single connection mode: streams one key (one address when open) may hold reserved, opened or not. */
+  MAX_SSE_RESERVATIONS_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Operations a reserved stream accepts before it is opened (their results wait for it, under MAX_SOCKET_BUFFER_BYTES). */
+  MAX_SSE_RESERVATION_OPERATIONS: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** A reserved stream not opened within this long is dropped, with everything queued for it. */
+  SSE_RESERVATION_TTL_SECONDS: z.coerce.number().positive().max(3600).default(60),
   GRAPHIQL: onOff.optional(),
   INTROSPECTION: onOff.optional(),
   /** Comma-separated origins allowed to call from a browser, or *; unset: none in production, loopback pages otherwise. */
@@ -179,6 +185,12 @@ export interface LimitsConfig {
   maxSocketBufferBytes: number;
   /** How long a connection's pending output may go without draining before it is cut off. */
   socketDrainTimeoutMs: number;
+  /** Single connection SSE streams reserved (opened or not) per key, per address when open. */
+  maxSseReservationsPerKey: number;
+  /** Operations a reserved stream accepts before it is opened. */
+  maxSseReservationOperations: number;
+  /** How long a reserved stream may wait to be opened. */
+  sseReservationTtlMs: number;
 }
 
 export interface RateLimitConfig {
@@ -258,6 +270,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSubscriptionsPerKey: e.MAX_SUBSCRIPTIONS_PER_KEY,
       maxSocketBufferBytes: e.MAX_SOCKET_BUFFER_BYTES,
       socketDrainTimeoutMs: e.SOCKET_DRAIN_TIMEOUT_SECONDS * 1000,
+      maxSseReservationsPerKey: e.MAX_SSE_RESERVATIONS_PER_KEY,
+      maxSseReservationOperations: e.MAX_SSE_RESERVATION_OPERATIONS,
+      sseReservationTtlMs: e.SSE_RESERVATION_TTL_SECONDS * 1000,
     },
     rateLimit: { mutationsPerSecond: e.RATE_LIMIT_MUTATIONS_PER_SECOND, burst: e.RATE_LIMIT_MUTATION_BURST },
     http: {

@@ -33,7 +33,7 @@ import { gateSubscriptions } from './send-gate';
 import type { SharedSubscriptions } from './shared-subscriptions';
 import { useSseOutboundGuard } from './sse-guard';
 import { useSseResume } from './sse-resume';
-import { useSseSingleConnection } from './sse-single-connection';
+import { useSseSingleConnection, type SseStreams } from './sse-single-connection';
 import { yogaLogger } from './yoga-logger';
 
 export interface YogaDeps {
@@ -46,6 +46,8 @@ export interface YogaDeps {
   /** Whether Atelier runs without keys right now (the browser guard allows more then). */
   isOpen: () => Promise<boolean>;
   sessions: LiveSessions;
+  /** The streams of graphql-sse's single connection mode: what they hold, for App.sseStreams. */
+  sseStreams?: SseStreams;
   /** Hears how many read statements each query or mutation ran. */
   operationQueries?: OperationQueryCounts;
   /** Subscribers with the same operation, variables and key share one execution per event. */
@@ -79,6 +81,7 @@ export function createAtelierYoga({
   isOpen,
   sessions,
   operationQueries,
+  sseStreams,
   sharedSubscriptions,
   redactor,
   logger,
@@ -148,7 +151,15 @@ export function createAtelierYoga({
       useLiveSessions(sessions),
       useRedactedErrors(redactor),
       // graphql-sse's single connection mode, after the guards above, so they see its requests first.
-      useSseSingleConnection({ endpoint: '/graphql', authenticate, sessions, limits: config.limits, redactor, logger }),
+      useSseSingleConnection({
+        endpoint: '/graphql',
+        authenticate,
+        sessions,
+        limits: config.limits,
+        streams: sseStreams,
+        redactor,
+        logger,
+      }),
       // Last: only subscriptions every plugin above let through are shared.
       ...(sharedSubscriptions ? [sharedSubscriptions.plugin()] : []),
     ],
