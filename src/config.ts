@@ -51,6 +51,8 @@ const envSchema = z.object({
   // ---- security: who may do what, and what a request may cost (docs/SECURITY.md) ----
   /** auto: open only on loopback while no API key was ever made; required: always keys; open: never keys. */
   AUTH: z.enum(['auto', 'required', 'open']).default('auto'),
+  /** A key's lastUsedAt is written at most this often (a write per request would make every read a write). */
+  API_KEY_LAST_USED_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   RATE_LIMIT_MUTATIONS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(50),
   RATE_LIMIT_MUTATION_BURST: z.coerce.number().int().min(1).max(1_000_000).default(500),
   /** Large bodies are read and parsed on the event loop, delaying everyone (docs/SECURITY.md has the figures). */
@@ -164,7 +166,7 @@ export type AuthMode = 'auto' | 'required' | 'open';
 
 export interface AuthConfig {
   mode: AuthMode;
-  /** last_used_at is written at most this often per key (not env-configurable). */
+  /** last_used_at is written at most this often per key (API_KEY_LAST_USED_INTERVAL_SECONDS). */
   lastUsedWriteIntervalMs: number;
   /** How often live subscriptions re-check that their key is still valid (revoked by the CLI or another instance). */
   revocationCheckMs: number;
@@ -256,7 +258,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseTtlMs: e.LEASE_TTL_SECONDS * 1000,
       instanceId: e.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
     },
-    auth: { mode: e.AUTH, lastUsedWriteIntervalMs: 60_000, revocationCheckMs: 5_000 },
+    auth: {
+      mode: e.AUTH,
+      lastUsedWriteIntervalMs: e.API_KEY_LAST_USED_INTERVAL_SECONDS * 1000,
+      revocationCheckMs: 5_000,
+    },
     limits: {
       maxBodyBytes: e.MAX_BODY_BYTES,
       maxDepth: e.MAX_QUERY_DEPTH,
