@@ -8,6 +8,8 @@ import type { Logger } from 'typeorm';
 
 export interface QueryTally {
   queries: number;
+  /** When given, the start of each statement's text, in order. */
+  statements?: string[];
 }
 
 export class QueryCounter implements Logger {
@@ -19,10 +21,12 @@ export class QueryCounter implements Logger {
     return this.current.run(tally, fn);
   }
 
-  logQuery(): void {
+  logQuery(query: string): void {
     this.count++;
     const tally = this.current.getStore();
-    if (tally) tally.queries++;
+    if (!tally) return;
+    tally.queries++;
+    tally.statements?.push(query.slice(0, 500));
   }
   logQueryError(): void {}
   logQuerySlow(): void {}

@@ -12,6 +12,8 @@ export interface OperationQueries {
   operationName: string | null;
   /** Read statements the operation's execution ran (its resolvers and their dataloaders). */
   queries: number;
+  /** The start of each statement's text, in order. */
+  statements: string[];
 }
 
 export type OperationQueriesListener = (counted: OperationQueries) => void;
@@ -28,12 +30,17 @@ export class OperationQueryCounts {
   plugin(db: Pick<Database, 'countQueries'>, logger: Logger): Plugin {
     return {
       onExecute: ({ args, executeFn, setExecuteFn }) => {
-        const tally = { queries: 0 };
+        // Statement texts are kept only while someone listens (tests, tooling), not on every operation.
+        const tally = { queries: 0, statements: this.listeners.size ? [] : undefined };
         setExecuteFn((a) => db.countQueries(tally, () => executeFn(a)));
         return {
           onExecuteDone: () => {
             const operation = getOperationAST(args.document, args.operationName ?? undefined);
-            const counted = { operationName: operation?.name?.value ?? null, queries: tally.queries };
+            const counted = {
+              operationName: operation?.name?.value ?? null,
+              queries: tally.queries,
+              statements: tally.statements ?? [],
+            };
             logger.debug(`operation ${counted.operationName ?? '(anonymous)'} ran ${counted.queries} read queries`);
             for (const listener of this.listeners) listener(counted);
           },
