@@ -14,10 +14,27 @@ export function setAnswerBudget(context: object, reserve: Reserve): void {
 
 export function clearAnswerBudget(context: object): void {
   budgets.delete(context);
+  queues.delete(context);
 }
 
-/** Reserves `bytes` of the operation's answer: the limit's error to throw when that is past it, else null. */
-export function reserveAnswerBytes(context: unknown, bytes: number): GraphQLError | null {
+/** Measurements of one operation, one after another: each sees what the ones before reserved. */
+const queues = new WeakMap<object, Promise<unknown>>();
+
+/**
+ * Measures what a list will add to the operation's answer (`measure`, e.g. a sum the database computes
+ * without reading the rows out) and reserves it: the limit's error to throw when that is past the
+ * budget, else null. Measurements of one operation run one at a time, and none runs once the budget
+ * is spent, so aliased pages of one query stop being measured at the first that does not fit.
+ * Operations without a budget (subscription events) measure nothing.
+ */
+export async function reserveMeasured(context: unknown, measure: () => Promise<number>): Promise<GraphQLError | null> {
   const reserve = typeof context === 'object' && context !== null ? budgets.get(context) : undefined;
-  return reserve ? reserve(bytes) : null;
+  if (!reserve) return null;
+  const key = context as object;
+  const turn = (queues.get(key) ?? Promise.resolve()).then(async () => reserve(0) ?? reserve(await measure()));
+  queues.set(
+    key,
+    turn.catch(() => null),
+  );
+  return turn;
 }

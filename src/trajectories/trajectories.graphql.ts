@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Context } from '../context';
 import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import type { TrajectoriesRecordedEvent, TrajectoriesScoredEvent } from '../events/topics';
-import { reserveAnswerBytes } from '../graphql/answer-budget';
+import { reserveMeasured } from '../graphql/answer-budget';
 import { builder } from '../graphql/builder';
 import { OrderDirectionEnum } from '../graphql/inputs';
 import { jsonObject } from '../graphql/json-rules';
@@ -101,9 +101,9 @@ async function resolveTrajectories(runId: number, args: TrajectoryArgs, ctx: Con
   const window = pageWindow(args, shape);
   // A page over MAX_RESPONSE_BYTES is refused before its rows leave the database (SQLite reads block everyone).
   if (selectsPath(info, CONTENT)) {
-    const refused =
-      reserveAnswerBytes(ctx, 0) ??
-      reserveAnswerBytes(ctx, await ctx.services.trajectories.pageContentChars(runId, filter, { field, desc }, window));
+    const refused = await reserveMeasured(ctx, () =>
+      ctx.services.trajectories.pageContentChars(runId, filter, { field, desc }, window),
+    );
     if (refused) throw refused;
   }
   const page = await ctx.services.trajectories.page(runId, filter, { field, desc }, window);
