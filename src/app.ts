@@ -14,8 +14,10 @@ import { createLogger } from './logger';
 import { RunsRepo } from './runs/runs.repo';
 import { createRedactor, secretsIn, type Redactor } from './security/redact';
 import { createDashboard } from './server/dashboard';
+import { OperationQueryCounts } from './server/operation-queries';
 import { atelierSharing } from './server/shared-context';
 import { SharedSubscriptions } from './server/shared-subscriptions';
+import { SseStreams } from './server/sse-single-connection';
 import { attachGraphqlWs } from './server/ws';
 import { createAtelierYoga } from './server/yoga';
 import { buildServices, type Services } from './services';
@@ -32,6 +34,10 @@ export interface App {
   readonly sessions: LiveSessions;
   /** Subscriptions sharing one execution per event: their groups, members and executions. */
   readonly sharedSubscriptions: SharedSubscriptions;
+  /** The read statements each query or mutation ran itself (nothing that ran beside it). */
+  readonly operationQueries: OperationQueryCounts;
+  /** graphql-sse single connection streams: reserved and open, and what the reserved ones hold. */
+  readonly sseStreams: SseStreams;
 }
 
 export async function createApp(config: Config): Promise<App> {
@@ -74,6 +80,8 @@ export async function createApp(config: Config): Promise<App> {
   );
 
   const sharedSubscriptions = new SharedSubscriptions(atelierSharing({ config, logger, redactor }));
+  const operationQueries = new OperationQueryCounts();
+  const sseStreams = new SseStreams();
   const yoga = createAtelierYoga({
     config,
     services,
@@ -82,6 +90,8 @@ export async function createApp(config: Config): Promise<App> {
     authenticate,
     isOpen,
     sessions,
+    operationQueries,
+    sseStreams,
     sharedSubscriptions,
     redactor,
     logger,
@@ -102,6 +112,8 @@ export async function createApp(config: Config): Promise<App> {
     events,
     sessions,
     sharedSubscriptions,
+    operationQueries,
+    sseStreams,
     get url() {
       return url;
     },

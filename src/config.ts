@@ -51,6 +51,8 @@ const envSchema = z.object({
   // ---- security: who may do what, and what a request may cost (docs/SECURITY.md) ----
   /** auto: open only on loopback while no API key was ever made; required: always keys; open: never keys. */
   AUTH: z.enum(['auto', 'required', 'open']).default('auto'),
+  /** A key's lastUsedAt is written at most this often (a write per request would make every read a write). */
+  API_KEY_LAST_USED_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   RATE_LIMIT_MUTATIONS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(50),
   RATE_LIMIT_MUTATION_BURST: z.coerce.number().int().min(1).max(1_000_000).default(500),
   /** Large bodies are read and parsed on the event loop, delaying everyone (docs/SECURITY.md has the figures). */
@@ -86,6 +88,12 @@ const envSchema = z.object({
     .default(8 * 1024 * 1024),
   /** A WebSocket or SSE connection whose pending output does not drain for this long is cut off. */
   SOCKET_DRAIN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  /** graphql-sse single connection mode: streams one key (one address when open) may hold reserved, opened or not. */
+  MAX_SSE_RESERVATIONS_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Operations a reserved stream accepts before it is opened (their results wait for it, under MAX_SOCKET_BUFFER_BYTES). */
+  MAX_SSE_RESERVATION_OPERATIONS: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** A reserved stream not opened within this long is dropped, with everything queued for it. */
+  SSE_RESERVATION_TTL_SECONDS: z.coerce.number().positive().max(3600).default(60),
   GRAPHIQL: onOff.optional(),
   INTROSPECTION: onOff.optional(),
   /** Comma-separated origins allowed to call from a browser, or *; unset: none in production, loopback pages otherwise. */
@@ -158,7 +166,7 @@ export type AuthMode = 'auto' | 'required' | 'open';
 
 export interface AuthConfig {
   mode: AuthMode;
-  /** last_used_at is written at most this often per key (not env-configurable). */
+  /** last_used_at is written at most this often per key (API_KEY_LAST_USED_INTERVAL_SECONDS). */
   lastUsedWriteIntervalMs: number;
   /** How often live subscriptions re-check that their key is still valid (revoked by the CLI or another instance). */
   revocationCheckMs: number;
@@ -179,6 +187,12 @@ export interface LimitsConfig {
   maxSocketBufferBytes: number;
   /** How long a connection's pending output may go without draining before it is cut off. */
   socketDrainTimeoutMs: number;
+  /** Single connection SSE streams reserved (opened or not) per key, per address when open. */
+  maxSseReservationsPerKey: number;
+  /** Operations a reserved stream accepts before it is opened. */
+  maxSseReservationOperations: number;
+  /** How long a reserved stream may wait to be opened. */
+  sseReservationTtlMs: number;
 }
 
 export interface RateLimitConfig {
@@ -244,7 +258,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseTtlMs: e.LEASE_TTL_SECONDS * 1000,
       instanceId: e.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
     },
-    auth: { mode: e.AUTH, lastUsedWriteIntervalMs: 60_000, revocationCheckMs: 5_000 },
+    auth: {
+      mode: e.AUTH,
+      lastUsedWriteIntervalMs: e.API_KEY_LAST_USED_INTERVAL_SECONDS * 1000,
+      revocationCheckMs: 5_000,
+    },
     limits: {
       maxBodyBytes: e.MAX_BODY_BYTES,
       maxDepth: e.MAX_QUERY_DEPTH,
@@ -258,6 +276,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSubscriptionsPerKey: e.MAX_SUBSCRIPTIONS_PER_KEY,
       maxSocketBufferBytes: e.MAX_SOCKET_BUFFER_BYTES,
       socketDrainTimeoutMs: e.SOCKET_DRAIN_TIMEOUT_SECONDS * 1000,
+      maxSseReservationsPerKey: e.MAX_SSE_RESERVATIONS_PER_KEY,
+      maxSseReservationOperations: e.MAX_SSE_RESERVATION_OPERATIONS,
+      sseReservationTtlMs: e.SSE_RESERVATION_TTL_SECONDS * 1000,
     },
     rateLimit: { mutationsPerSecond: e.RATE_LIMIT_MUTATIONS_PER_SECOND, burst: e.RATE_LIMIT_MUTATION_BURST },
     http: {

@@ -81,6 +81,26 @@ describe('operation shape', () => {
     expect(limitOf(viaVariables.result)).toBe('maxCost');
   });
 
+  it('costs nodes(ids:) by the number of ids it is given, as runs(first:) by its page', async () => {
+    const run = await createRun(s);
+    const query = (count: number) =>
+      `query($ids: [ID!]!) { nodes(ids: $ids) { ... on TrainingRun { id trajectories(first: 100) { edges { node { id uuid reward createdAt metadata messages { role content } taskInput { step inputText context } } } } } } }`;
+    // 100 ids is the runs(first: 100) query above, over the limit: refused before anything is read.
+    const big = await viaHttp(s.url, query(100), { ids: Array.from({ length: 100 }, () => run.id) });
+    expect(big.status).toBe(400);
+    expect(big.result?.errors?.[0]).toMatchObject({ extensions: { code: 'LIMIT_EXCEEDED', limit: 'maxCost' } });
+    // The same ids written as literals.
+    const literal = await viaHttp(
+      s.url,
+      `{ nodes(ids: [${Array(100).fill(JSON.stringify(run.id)).join(',')}]) { id ... on TrainingRun { trajectories(first: 100) { edges { node { id uuid reward createdAt metadata messages { role content } taskInput { step inputText context } } } } } } }`,
+    );
+    expect(limitOf(literal.result)).toBe('maxCost');
+    // A few ids cost what they fetch.
+    const small = await viaHttp(s.url, query(5), { ids: Array.from({ length: 5 }, () => run.id) });
+    expect(errorCode(small)).toBeNull();
+    expect(small.result?.data).toMatchObject({ nodes: Array.from({ length: 5 }, () => ({ id: run.id })) });
+  });
+
   it('refuses pages over 100 with a validation error naming the maximum', async () => {
     const res = await s.request(ListRuns, { first: 101 });
     expect(res.errors?.[0]).toMatchObject({

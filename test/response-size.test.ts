@@ -57,3 +57,52 @@ describe('response size', () => {
     expect(other.result).toEqual({ data: { __typename: 'Query' } });
   });
 });
+
+// Issue #23 item 3: on SQLite a page is read synchronously, every client waiting, before its strings are
+// counted: four refused queries froze others for 0.9–2.7 s and grew RSS by over 500 MB. A page whose
+// message contents alone (summed by SQLite from the stored JSON, a lower bound of what the answer
+// counts) pass the budget is refused before any of its rows is read out.
+describe('a refused answer on SQLite', () => {
+  const statementsOf = async (query: string) => {
+    const seen: string[][] = [];
+    const stop = s.app.operationQueries.listen((c) => seen.push(c.statements));
+    try {
+      return { outcome: await viaHttp(s.url, query), statements: seen.flat() };
+    } finally {
+      stop();
+    }
+  };
+  /** A statement that reads trajectory rows out (the page's column list), as opposed to summing their sizes. */
+  const readsRows = (sql: string) => /FROM "trajectories" "?t"? /i.test(sql) && /"messages" AS/i.test(sql);
+
+  it('is refused before its rows are read: four aliased pages over the budget read none of them', async () => {
+    const aliased = `query Four { ${Array.from({ length: 4 }, (_, i) => `a${i}: run(id: "${runId}") { trajectories(first: 10) { edges { node { messages { content } } } } }`).join(' ')} }`;
+    const { outcome, statements } = await statementsOf(aliased);
+    expect(outcome.status).toBe(400);
+    expect(outcome.result?.errors).toHaveLength(1);
+    expect(outcome.result?.errors?.[0]?.extensions).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      limit: 'maxResponseBytes',
+    });
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.filter(readsRows)).toEqual([]);
+    // The pages are weighed one at a time: the first is over the budget, so the others are not weighed either.
+    expect(statements.filter((sql) => /json_each/.test(sql))).toHaveLength(1);
+  });
+
+  it('still reads what fits, and pages that do not select the contents', async () => {
+    const fits = await statementsOf(
+      `{ run(id: "${runId}") { trajectories(first: 2) { edges { node { messages { content } } } } } }`,
+    );
+    expect(errorCode(fits.outcome)).toBeNull();
+    expect(fits.statements.some(readsRows)).toBe(true);
+    const ids = await viaHttp(s.url, `{ run(id: "${runId}") { trajectories(first: 10) { edges { node { id } } } } }`);
+    expect(errorCode(ids)).toBeNull();
+    // Exactly at the edge: the lower bound of 5 pages of 200,000 characters (1,000,000) fits 1 MiB, and the answer too.
+    const five = await viaHttp(
+      s.url,
+      `{ run(id: "${runId}") { trajectories(first: 5) { edges { node { messages { content } } } } } }`,
+    );
+    expect(errorCode(five)).toBeNull();
+  });
+});

@@ -41,7 +41,9 @@ async function rawWs(baseUrl: string, connectionParams?: Record<string, unknown>
 const stats = (s: TestServer) => s.app.sharedSubscriptions.stats();
 
 describe('shared subscriptions', () => {
-  const s = useTestServer({ subscriptionBuffer: 8 });
+  // The stalled member below must be ended by its overflow, however long a loaded machine takes to
+  // publish the batches: the drain timeout (which would close its socket first) is out of the way.
+  const s = useTestServer({ subscriptionBuffer: 8, limits: { socketDrainTimeoutMs: 600_000 } });
 
   it('one execution and one payload per event for subscribers with the same operation and variables, each frame with its own id', async () => {
     const run = await createRun(s);

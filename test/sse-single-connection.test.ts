@@ -309,3 +309,152 @@ describe('a single connection stream that stops reading', () => {
     await waitFor(() => closed, 5000, 'the stalled socket to close');
   });
 });
+
+// Issue #23 item 1: a reserved stream never opened. The library queues every result for it "to be
+// flushed on connect", outside every bound: 60 queued answers of 15 MB took a server from 205 MB to
+// 1.7 GB, and one key reserved 5,000 streams in 10 s. Now a key holds at most
+// MAX_SSE_RESERVATIONS_PER_KEY streams, a stream takes MAX_SSE_RESERVATION_OPERATIONS operations
+// before it is opened, what is queued for it passes MAX_SOCKET_BUFFER_BYTES only by dropping it, and
+// a drop (or the reservation's expiry) frees everything: the server's own accounting says so.
+describe('a reserved stream that is never opened', () => {
+  const s = useTestServer({
+    keys: { reader: 'read', other: 'read', writer: 'write' },
+    limits: { maxSseReservationsPerKey: 2, maxSseReservationOperations: 3, maxSocketBufferBytes: 256 * 1024 },
+  });
+  const SUBSCRIPTION = 'subscription($runId: ID!) { trajectoriesRecorded(runId: $runId) { count } }';
+  const listeners = () => s.app.events.listenerCount('trajectoriesRecorded');
+  const reserve = (key: string) => fetch(s.graphqlUrl, { method: 'PUT', headers: bearer(key) });
+  const post = (key: string, token: string, query: string, operationId: string, variables = {}) =>
+    fetch(s.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token, ...bearer(key) },
+      body: JSON.stringify({ query, variables, extensions: { operationId } }),
+    });
+  const open = (key: string, token: string, signal?: AbortSignal) =>
+    fetch(s.graphqlUrl, { headers: { accept: 'text/event-stream', [TOKEN_HEADER]: token, ...bearer(key) }, signal });
+
+  it('gives a key at most MAX_SSE_RESERVATIONS_PER_KEY streams (429, maxSseReservationsPerKey), and a closed one frees its slot', async () => {
+    const first = await (await reserve(s.keys.reader)).text();
+    expect((await reserve(s.keys.reader)).status).toBe(201);
+    const third = await reserve(s.keys.reader);
+    expect(third.status).toBe(429);
+    const refusal = ((await third.json()) as ExecutionResult).errors?.[0];
+    expect(refusal?.extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxSseReservationsPerKey', max: 2 });
+    expect(refusal?.message).toMatch(/MAX_SSE_RESERVATIONS_PER_KEY/);
+    // Another key has its own.
+    expect((await reserve(s.keys.other)).status).toBe(201);
+    expect(s.app.sseStreams.stats()).toMatchObject({ reserved: 3, open: 0 });
+
+    // Opened, then closed by the client: the slot is free again.
+    const controller = new AbortController();
+    const stream = await open(s.keys.reader, first, controller.signal);
+    expect(stream.status).toBe(200);
+    await stream.body!.getReader().read();
+    expect(s.app.sseStreams.stats()).toMatchObject({ reserved: 2, open: 1 });
+    controller.abort();
+    await waitFor(() => s.app.sseStreams.stats().open === 0, 10_000, 'the closed stream to be forgotten');
+    expect((await reserve(s.keys.reader)).status).toBe(201);
+  });
+
+  it('takes at most MAX_SSE_RESERVATION_OPERATIONS operations before it is opened (429, maxSseReservationOperations); opened, it delivers them and takes more', async () => {
+    const token = await (await reserve(s.keys.writer)).text();
+    for (const id of ['a', 'b', 'c']) expect((await post(s.keys.writer, token, '{ __typename }', id)).status).toBe(202);
+    const fourth = await post(s.keys.writer, token, '{ __typename }', 'd');
+    expect(fourth.status).toBe(429);
+    expect(((await fourth.json()) as ExecutionResult).errors?.[0]?.extensions).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      limit: 'maxSseReservationOperations',
+      max: 3,
+    });
+    // (The streams reserved by the test above hold none.)
+    expect(s.app.sseStreams.stats().operations).toBe(3);
+
+    const controller = new AbortController();
+    const stream = await open(s.keys.writer, token, controller.signal);
+    try {
+      expect(stream.status).toBe(200);
+      expect((await post(s.keys.writer, token, '{ __typename }', 'e')).status).toBe(202);
+      const text = await readUntil(stream, /"id":"e"[\s\S]*"id":"e"/);
+      for (const id of ['a', 'b', 'c', 'e'])
+        expect(text).toContain(`{"id":"${id}","payload":{"data":{"__typename":"Query"}}}`);
+      expect(text).not.toContain('"id":"d"');
+    } finally {
+      controller.abort();
+    }
+    await waitFor(() => s.app.sseStreams.stats().open === 0, 10_000, 'the stream to be forgotten');
+  });
+});
+
+describe('a reserved stream whose queue passes MAX_SOCKET_BUFFER_BYTES', () => {
+  const s = useTestServer({ keys: { writer: 'write' }, limits: { maxSocketBufferBytes: 256 * 1024 } });
+  const SUBSCRIPTION = 'subscription($runId: ID!) { trajectoriesRecorded(runId: $runId) { count } }';
+  const listeners = () => s.app.events.listenerCount('trajectoriesRecorded');
+  const reserve = (key: string) => fetch(s.graphqlUrl, { method: 'PUT', headers: bearer(key) });
+  const post = (key: string, token: string, query: string, operationId: string, variables = {}) =>
+    fetch(s.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token, ...bearer(key) },
+      body: JSON.stringify({ query, variables, extensions: { operationId } }),
+    });
+  const open = (key: string, token: string) =>
+    fetch(s.graphqlUrl, { headers: { accept: 'text/event-stream', [TOKEN_HEADER]: token, ...bearer(key) } });
+
+  it('is dropped, with its queue and its subscriptions, once what is queued for it passes the bound', async () => {
+    const runId = await newRun(s);
+    // Two trajectories of 60 KB: each query below answers about 120 KB.
+    const big = Array.from({ length: 2 }, () =>
+      trajectory(0, 0.5, { messages: [{ role: 'user', content: 'x'.repeat(60_000) }] }),
+    );
+    expectResult(
+      (await s.gql(RecordTrajectories, { runId, trajectories: big }, bearer(s.keys.writer))).recordTrajectories,
+      'RecordTrajectoriesPayload',
+    );
+    const page = `query($runId: ID!) { trajectories(runId: $runId, first: 10) { edges { node { messages { content } } } } }`;
+    const before = listeners();
+    const token = await (await reserve(s.keys.writer)).text();
+    expect((await post(s.keys.writer, token, SUBSCRIPTION, 'live', { runId })).status).toBe(202);
+    await waitFor(() => listeners() === before + 1, 5000, 'the subscription on the reserved stream');
+    expect((await post(s.keys.writer, token, page, 'p1', { runId })).status).toBe(202);
+    await waitFor(() => s.app.sseStreams.stats().queuedBytes > 100_000, 5000, 'the first answer to be queued');
+    expect(s.app.sseStreams.stats()).toMatchObject({ reserved: 1, subscriptions: 1 });
+    expect((await post(s.keys.writer, token, page, 'p2', { runId })).status).toBe(202);
+    const third = await post(s.keys.writer, token, page, 'p3', { runId });
+    // The third answer passes 256 KiB (the stream may already be gone when it is posted: 404).
+    expect([202, 404]).toContain(third.status);
+
+    await waitFor(() => s.app.sseStreams.stats().reserved === 0, 10_000, 'the overfull reservation to be dropped');
+    expect(s.app.sseStreams.stats()).toEqual({ reserved: 0, open: 0, operations: 0, queuedBytes: 0, subscriptions: 0 });
+    await waitFor(() => listeners() === before, 5000, 'its subscription to end');
+    // Gone: neither opened nor fed any more.
+    expect((await open(s.keys.writer, token)).status).toBe(404);
+    expect((await post(s.keys.writer, token, '{ __typename }', 'late')).status).toBe(404);
+  });
+});
+
+describe('a reserved stream past SSE_RESERVATION_TTL_SECONDS', () => {
+  const s = useTestServer({ keys: { writer: 'write' }, limits: { sseReservationTtlMs: 1000 } });
+
+  it('is dropped with everything it held: its queued results and its running subscriptions', async () => {
+    const runId = await newRun(s);
+    const before = s.app.events.listenerCount('runStatus');
+    const token = await (await fetch(s.graphqlUrl, { method: 'PUT', headers: bearer(s.keys.writer) })).text();
+    const post = (query: string, operationId: string) =>
+      fetch(s.graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token, ...bearer(s.keys.writer) },
+        body: JSON.stringify({ query, variables: { runId }, extensions: { operationId } }),
+      });
+    expect((await post(print(OnRunStatus), 'live')).status).toBe(202);
+    expect((await post('query($runId: ID!) { run(id: $runId) { id } }', 'q')).status).toBe(202);
+    await waitFor(() => s.app.sseStreams.stats().queuedBytes > 0, 5000, 'the query’s answer to be queued');
+    expect(s.app.sseStreams.stats()).toMatchObject({ reserved: 1, operations: 2, subscriptions: 1 });
+
+    await waitFor(() => s.app.sseStreams.stats().reserved === 0, 30_000, 'the reservation to expire');
+    expect(s.app.sseStreams.stats()).toEqual({ reserved: 0, open: 0, operations: 0, queuedBytes: 0, subscriptions: 0 });
+    await waitFor(() => s.app.events.listenerCount('runStatus') === before, 5000, 'its subscription to end');
+    const late = await fetch(s.graphqlUrl, {
+      headers: { accept: 'text/event-stream', [TOKEN_HEADER]: token, ...bearer(s.keys.writer) },
+    });
+    expect(late.status).toBe(404);
+  });
+});

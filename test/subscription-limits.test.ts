@@ -205,6 +205,85 @@ describe('connections that stop reading', () => {
   });
 });
 
+// Issue #23 item 2: paused SSE subscribers. 1,000 of them on one run cost the writer 3.6–6.1 s a batch
+// and +566 MB: yoga serialized the shared result once for each of them. Now a shared event is
+// serialized once for every SSE subscriber (as for graphql-ws), and paused ones are cut off by the same
+// bound as WebSockets, leaving nothing of theirs behind.
+describe('many SSE subscribers', () => {
+  const s = useTestServer({ limits: { maxSocketBufferBytes: 256 * 1024, socketDrainTimeoutMs: 2000 } });
+  const SMALL =
+    'subscription($runId: ID!) { trajectoriesRecorded(runId: $runId) { count trajectories { messages { content } } } }';
+  /** An SSE subscriber on a raw socket: paused, it never reads what the server sends. */
+  async function rawSse(runId: string) {
+    const { hostname, host, port } = new URL(s.url);
+    const body = JSON.stringify({ query: SMALL, variables: { runId } });
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let text = '';
+    let closed = false;
+    socket.on('data', (d) => (text += d.toString()));
+    socket.on('close', () => (closed = true));
+    socket.on('error', () => undefined);
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    return { socket, text: () => text, closed: () => closed };
+  }
+  /** recordTrajectories with its body stringified before any counting starts. */
+  const recordBody = (runId: string) =>
+    JSON.stringify({
+      query:
+        'mutation($runId: ID!, $t: [TrajectoryInput!]!) { recordTrajectories(runId: $runId, trajectories: $t) { __typename } }',
+      variables: { runId, t: bigBatch() },
+    });
+  const post = (body: string) =>
+    fetch(s.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) =>
+      r.json(),
+    );
+
+  it('serializes each shared event once for all its SSE subscribers, not once per subscriber', async () => {
+    const run = await createRun(s);
+    const subscribers = await Promise.all(Array.from({ length: 30 }, () => rawSse(run.id)));
+    await waitFor(() => listeners(s) === 30, 10_000, '30 SSE subscriptions');
+    const body = recordBody(run.id);
+    // Every JSON.stringify in this process that makes an event-sized string (the event is about 500 KB).
+    const stringify = JSON.stringify;
+    let big = 0;
+    JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+      const out = stringify(...args);
+      if (typeof out === 'string' && out.length > 400_000) big++;
+      return out;
+    }) as typeof JSON.stringify;
+    try {
+      expect(await post(body)).toEqual({ data: { recordTrajectories: { __typename: 'RecordTrajectoriesPayload' } } });
+      await waitFor(
+        () => subscribers.every((sub) => sub.text().includes('"count":10')),
+        20_000,
+        'the event on every subscriber',
+      );
+    } finally {
+      JSON.stringify = stringify;
+    }
+    expect(big).toBe(1);
+    for (const sub of subscribers) sub.socket.destroy();
+    await waitFor(() => listeners(s) === 0, 10_000, 'the subscribers to leave');
+  });
+
+  it('cuts off paused SSE subscribers by the same bound as WebSockets, and keeps nothing of theirs', async () => {
+    const run = await createRun(s);
+    const paused = await Promise.all(Array.from({ length: 20 }, () => rawSse(run.id)));
+    for (const sub of paused) sub.socket.pause();
+    await waitFor(() => listeners(s) === 20, 10_000, '20 SSE subscriptions');
+    // Publish until every one is cut (the kernel takes a few MB of each before the server holds any).
+    for (let i = 0; i < 60 && listeners(s) > 0; i++) await post(recordBody(run.id));
+    await waitFor(() => listeners(s) === 0, 20_000, 'every paused subscriber to be cut off');
+    // Nothing of theirs is held: no member, no group, no subscription.
+    expect(s.app.sharedSubscriptions.stats()).toMatchObject({ groups: 0, members: 0 });
+    for (const sub of paused) sub.socket.resume();
+    await waitFor(() => paused.every((sub) => sub.closed()), 20_000, 'their sockets to be closed');
+  }, 120_000);
+});
+
 describe('guardOutbound', () => {
   const limits = { maxSocketBufferBytes: 1000, socketDrainTimeoutMs: 200 };
 

@@ -13,7 +13,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config';
 import { entities } from './entities';
 import { migrations } from './migrations';
-import { QueryCounter } from './query-counter';
+import { QueryCounter, type QueryTally } from './query-counter';
 import { ensureSqliteTriggers } from './sqlite-triggers';
 import { WriteQueue } from './write-queue';
 
@@ -28,8 +28,10 @@ export interface Database {
   writes: WriteQueue;
   /** The DataSource migrations and writes use. */
   writer: DataSource;
-  /** How many statements reads have run so far. */
+  /** How many statements reads have run so far (every caller, background work included). */
   readQueries(): number;
+  /** Runs fn with `tally` counting the read statements fn itself runs (and what it starts), nothing else. */
+  countQueries<T>(tally: QueryTally, fn: () => T): T;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -107,6 +109,7 @@ function assemble(
     writer,
     writes,
     readQueries: () => counter.count,
+    countQueries: (tally, fn) => counter.within(tally, fn),
     async ping() {
       try {
         await reader.query('SELECT 1');

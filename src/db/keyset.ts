@@ -92,17 +92,12 @@ function plan(sort: SortSpec, w: PageWindow): Segment[] {
   ];
 }
 
-async function readSegment<T extends ObjectLiteral>(
-  source: KeysetSource<T>,
-  sort: SortSpec,
-  seg: Segment,
-  limit: number,
-): Promise<T[]> {
+/** A segment's conditions and order, its values added to `params`. */
+function segmentQuery<T>(source: KeysetSource<T>, sort: SortSpec, seg: Segment, params: SqlParams) {
   // Reading direction: the display direction, flipped when reading backwards.
   const desc = sort.desc !== seg.reverse;
   const cmp = desc ? '<' : '>';
   const dir = desc ? 'DESC' : 'ASC';
-  const params = new SqlParams(source.rows.kind);
   const where = source.where(params);
   let order: string;
   if (seg.nulls) {
@@ -115,7 +110,45 @@ async function readSegment<T extends ObjectLiteral>(
       where.push(`(${sort.expr}, ${sort.idExpr}) ${cmp} (${params.add(seg.from.value)}, ${params.add(seg.from.id)})`);
     order = `${sort.expr} ${dir}, ${sort.idExpr} ${dir}`;
   }
-  const { rows, alias } = source;
-  const sql = `SELECT ${rows.columns(alias)} FROM ${rows.table} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${Math.trunc(limit)}`;
-  return rows.all(sql, params.values);
+  return `FROM ${source.rows.table} ${source.alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order}`;
+}
+
+async function readSegment<T extends ObjectLiteral>(
+  source: KeysetSource<T>,
+  sort: SortSpec,
+  seg: Segment,
+  limit: number,
+): Promise<T[]> {
+  const params = new SqlParams(source.rows.kind);
+  const from = segmentQuery(source, sort, seg, params);
+  return source.rows.all(
+    `SELECT ${source.rows.columns(source.alias)} ${from} LIMIT ${Math.trunc(limit)}`,
+    params.values,
+  );
+}
+
+/**
+ * The sum of `valueExpr` (an SQL expression on the source's alias) over the rows the page would hold,
+ * computed by the database without reading the rows out: what a page will weigh, before it is read.
+ */
+export async function keysetPageSum<T extends ObjectLiteral>(
+  source: KeysetSource<T>,
+  sort: SortSpec,
+  window: PageWindow,
+  valueExpr: string,
+): Promise<number> {
+  let left = window.limit;
+  let total = 0;
+  for (const seg of plan(sort, window)) {
+    if (left <= 0) break;
+    const params = new SqlParams(source.rows.kind);
+    const from = segmentQuery(source, sort, seg, params);
+    const [row] = await source.rows.aggregate(
+      `SELECT COUNT(1) AS c, COALESCE(SUM(v), 0) AS n FROM (SELECT ${valueExpr} AS v ${from} LIMIT ${Math.trunc(left)}) page`,
+      params.values,
+    );
+    left -= row.c;
+    total += row.n;
+  }
+  return total;
 }

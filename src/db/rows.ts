@@ -47,6 +47,8 @@ export interface RowReader<T> {
   all(sql: string, params: readonly unknown[]): Promise<T[]>;
   /** Runs `SELECT COUNT(1) AS n …` and returns n. */
   count(sql: string, params: readonly unknown[]): Promise<number>;
+  /** Runs `SELECT <count> AS c, <sum> AS n …` and returns each row's c and n as numbers. */
+  aggregate(sql: string, params: readonly unknown[]): Promise<{ c: number; n: number }[]>;
 }
 
 /** Reads rows of one entity through a DataSource (its statements are counted as the DataSource's reads). */
@@ -89,6 +91,10 @@ export function rowReader<T extends ObjectLiteral>(
     async count(sql, params) {
       const rows: Array<{ n: number | string }> = await ds.query(sql, params as unknown[]);
       return Number(rows[0]?.n ?? 0);
+    },
+    async aggregate(sql, params) {
+      const rows: Array<{ c: number | string; n: number | string | null }> = await ds.query(sql, params as unknown[]);
+      return rows.map((r) => ({ c: Number(r.c ?? 0), n: Number(r.n ?? 0) }));
     },
   };
 }

@@ -1,7 +1,7 @@
 // The estimated cost of an operation, from its selections and its arguments' actual values: every
 // field costs 1, and a list multiplies what is selected inside it by its expected length — the
 // page size (first/last, else the default page) for a connection's edges, maxPoints where given,
-// otherwise LIST_FACTOR. So `runs(first: 100) { edges { node { trajectories(first: 100) … } } }`
+// the number of ids for nodes(ids:), otherwise LIST_FACTOR. So `runs(first: 100) { edges { node { trajectories(first: 100) … } } }`
 // costs about 100 × 100 × what each trajectory selects, and is refused before it runs.
 import {
   getArgumentValues,
@@ -27,6 +27,17 @@ import { DEFAULT_PAGE_SIZE } from '../graphql/pagination';
 import { limitError } from './limit-error';
 
 export const LIST_FACTOR = 10;
+
+/**
+ * The expected length of a list field outside a connection: maxPoints where given; for a field
+ * answering one item per element of a list argument (`nodes(ids:)`), that list's length; otherwise
+ * LIST_FACTOR.
+ */
+function listLength(args: Record<string, unknown>): number {
+  if (typeof args.maxPoints === 'number') return args.maxPoints;
+  const lists = Object.values(args).filter(Array.isArray);
+  return lists.length ? Math.max(...lists.map((l) => l.length)) : LIST_FACTOR;
+}
 
 function isConnection(type: GraphQLNamedType): boolean {
   return isObjectType(type) && type.name.endsWith('Connection') && 'edges' in type.getFields();
@@ -92,7 +103,7 @@ export function estimateCost(
       const named = getNamedType(field.type);
       const list = isListType(getNullableType(field.type));
       let multiplier = 1;
-      if (list) multiplier = pageSize ?? (typeof args.maxPoints === 'number' ? args.maxPoints : LIST_FACTOR);
+      if (list) multiplier = pageSize ?? listLength(args);
       const childPage = isConnection(named)
         ? typeof args.first === 'number'
           ? args.first

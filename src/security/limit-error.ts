@@ -14,6 +14,8 @@ export const LIMIT_ENV = {
   maxSubscriptionsPerConnection: 'MAX_SUBSCRIPTIONS_PER_CONNECTION',
   maxSubscriptionsPerKey: 'MAX_SUBSCRIPTIONS_PER_KEY',
   maxSocketBufferBytes: 'MAX_SOCKET_BUFFER_BYTES',
+  maxSseReservationsPerKey: 'MAX_SSE_RESERVATIONS_PER_KEY',
+  maxSseReservationOperations: 'MAX_SSE_RESERVATION_OPERATIONS',
   mutationRate: 'RATE_LIMIT_MUTATIONS_PER_SECOND',
 } as const;
 

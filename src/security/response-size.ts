@@ -1,21 +1,27 @@
 // How large one answer may grow. The cost estimate counts fields, not bytes: 15 aliased pages of
 // 150 KB trajectories passed it and built a 225 MB answer. So the strings and JSON values a query or
 // mutation resolves are counted as they resolve; past maxResponseBytes every further field fails at
-// once, and the whole result is replaced by one error naming the limit.
+// once, and the whole result is replaced by one error naming the limit. Pages of large rows reserve a
+// lower bound of what they will count before they are read (graphql/answer-budget.ts), so an answer
+// over the limit is refused before its rows leave the database.
 import {
   defaultFieldResolver,
   getNamedType,
   isObjectType,
   isScalarType,
+  type GraphQLError,
   type GraphQLFieldResolver,
   type GraphQLSchema,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
+import { clearAnswerBudget, setAnswerBudget } from '../graphql/answer-budget';
 import { limitError } from './limit-error';
 
 interface Budget {
   used: number;
+  /** Lower bounds of what pages not yet resolved will count, reserved before they are read. */
+  reserved: number;
   max: number;
   exceeded: boolean;
 }
@@ -30,7 +36,7 @@ const tooLarge = (budget: Budget) =>
   limitError(
     'maxResponseBytes',
     `the answer exceeds the limit of ${budget.max} bytes; ask for smaller pages or fewer fields`,
-    { max: budget.max, found: budget.used },
+    { max: budget.max, found: Math.max(budget.used, budget.reserved) },
   );
 
 function sizeOf(value: unknown): number {
@@ -48,6 +54,21 @@ function charge(budget: Budget, value: unknown): unknown {
     throw tooLarge(budget);
   }
   return value;
+}
+
+/**
+ * A lower bound of what a list not yet read will count (computed by the database from stored sizes),
+ * reserved before it is read (graphql/answer-budget.ts). Past the budget the answer is refused
+ * without reading it; reservations never exceed what the answer would count, so nothing that would
+ * fit is refused.
+ */
+function reserve(budget: Budget, bytes: number): GraphQLError | null {
+  if (!budget.exceeded) {
+    budget.reserved += bytes;
+    if (budget.reserved <= budget.max) return null;
+    budget.exceeded = true;
+  }
+  return tooLarge(budget);
 }
 
 /**
@@ -84,11 +105,13 @@ export function useResponseSizeLimit(maxResponseBytes: number): Plugin {
     onExecute({ args }) {
       const context = args.contextValue;
       if (typeof context !== 'object' || context === null) return;
-      const budget: Budget = { used: 0, max: maxResponseBytes, exceeded: false };
+      const budget: Budget = { used: 0, reserved: 0, max: maxResponseBytes, exceeded: false };
       budgets.set(context, budget);
+      setAnswerBudget(context, (bytes) => reserve(budget, bytes));
       return {
         onExecuteDone({ result, setResult }) {
           budgets.delete(context);
+          clearAnswerBudget(context);
           if (budget.exceeded && !(Symbol.asyncIterator in result)) setResult({ errors: [tooLarge(budget)] });
         },
       };

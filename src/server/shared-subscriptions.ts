@@ -20,7 +20,9 @@
 //   serialized once for the whole group; graphql-ws still sends `error` and `complete`. One frame
 //   at a time per member, as graphql-ws did (the next waits for the previous one's write callback);
 //   the outbound guard is checked after each write.
-// - Over SSE (or anything else), the member yields the shared result object; yoga serializes it.
+// - Over SSE (or anything else), the member yields the shared result object; yoga serializes it with
+//   the result's own `stringify`, which answers the group's JSON: once per event for every member
+//   (1,000 SSE subscribers used to cost 1,000 JSON.stringify calls of each batch).
 // A member that falls behind keeps the resolved payload of at most `heldPerConnection` events per
 // connection (the send gate's bound, send-gate.ts); beyond that it keeps the raw event and executes it
 // on its own when its turn comes, as every subscriber did before.
@@ -63,6 +65,8 @@ export interface SharedSubscriptionStats {
   members: number;
   /** Executions of subscription events by groups (and by members that fell behind) since start. */
   executions: number;
+  /** Shared results serialized (once per event for all members, graphql-ws and SSE) since start. */
+  serializations: number;
 }
 
 /** How a graphql-ws operation's frames reach its socket (set in ws.ts, by context value). */
@@ -126,13 +130,15 @@ export class SharedSubscriptions {
   private readonly groups = new Map<string, Group>();
   /** @internal counted by groups and members */
   executions = 0;
+  /** @internal counted by groups: one per event, whatever the number of members and transports */
+  serializations = 0;
 
   constructor(readonly options: SharedSubscriptionsOptions) {}
 
   stats(): SharedSubscriptionStats {
     let members = 0;
     for (const group of this.groups.values()) members += group.members.size;
-    return { groups: this.groups.size, members, executions: this.executions };
+    return { groups: this.groups.size, members, executions: this.executions, serializations: this.serializations };
   }
 
   /** The envelop plugin: shareable subscriptions get the shared subscribe instead of their own. */
@@ -294,7 +300,17 @@ class Group {
         const result = await this.execute(event);
         if (this.closed) return;
         let json: string | undefined;
-        const serialized = () => (json ??= this.registry.options.serialize(result));
+        const serialized = () => {
+          if (json === undefined) {
+            this.registry.serializations++;
+            json = this.registry.options.serialize(result);
+          }
+          return json;
+        };
+        // SSE members yield this one object; yoga serializes each with its `stringify` (what sse-resume.ts
+        // uses too), so the group's JSON is made once for all of them, not once per subscriber.
+        if (!result.errors && !result.extensions)
+          Object.defineProperty(result, 'stringify', { value: serialized, enumerable: false });
         for (const member of this.members) if (member.since < seq) member.offer(event, result, serialized);
       }
     } finally {

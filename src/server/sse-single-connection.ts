@@ -9,7 +9,12 @@
 //   inside yoga, where scopes, caps per key and live sessions apply as over HTTP;
 // - a token is 256 random bits (the library's default is a Math.random UUID) and belongs to the
 //   key (or, when open, the address) that reserved it: others get 404, as for an unknown token;
-// - a reservation not opened within RESERVATION_TTL_MS is dropped;
+// - a reservation is bounded until it is opened (the library queues every result "to be flushed on
+//   connect", outside every bound): at most MAX_SSE_RESERVATIONS_PER_KEY streams per key (per address
+//   when open), MAX_SSE_RESERVATION_OPERATIONS operations before it is opened, MAX_SOCKET_BUFFER_BYTES
+//   of results queued for it (past that it is dropped, as a socket that does not read is cut), and it
+//   is dropped, with everything queued and every operation running for it, when it is not opened
+//   within SSE_RESERVATION_TTL_SECONDS;
 // - the stream is under the outbound bound (outbound-guard.ts), counting what the library has
 //   already resolved and queued, and revoking the reserving key closes it;
 // - operation bodies are bounded by MAX_BODY_BYTES, as yoga bounds its own.
@@ -27,31 +32,85 @@ import { unauthenticatedError } from '../auth/use-scopes';
 import { rateLimitSubject, type Viewer } from '../auth/viewer';
 import type { LimitsConfig } from '../config';
 import type { Logger } from '../logger';
-import { limitError } from '../security/limit-error';
+import { limitError, type LimitName } from '../security/limit-error';
 import { publicError } from '../security/public-errors';
 import type { Redactor } from '../security/redact';
+import { onEnd } from '../security/subscription-quota';
 import { guardOutbound, type OutboundGuard } from './outbound-guard';
-
-/** How long a reserved stream may wait to be opened. */
-export const RESERVATION_TTL_MS = 60_000;
 
 export interface SingleConnectionDeps {
   endpoint: string;
   authenticate: Authenticate;
   sessions: LiveSessions;
-  limits: Pick<LimitsConfig, 'maxBodyBytes' | 'maxSocketBufferBytes' | 'socketDrainTimeoutMs'>;
+  limits: Pick<
+    LimitsConfig,
+    | 'maxBodyBytes'
+    | 'maxSocketBufferBytes'
+    | 'socketDrainTimeoutMs'
+    | 'maxSseReservationsPerKey'
+    | 'maxSseReservationOperations'
+    | 'sseReservationTtlMs'
+  >;
+  /** The reserved streams, shared with whoever reports on them (App.sseStreams). */
+  streams?: SseStreams;
   redactor: Redactor;
   logger: Logger;
 }
 
+type RequestPayload = Parameters<NonNullable<Plugin['onRequest']>>[0];
+
 interface Reservation {
   subject: string;
   timer: NodeJS.Timeout;
+  /** The PUT's request, to hand the library the request that makes it forget the stream. */
+  payload: RequestPayload;
   /** Ends the open stream (revocation, shutdown); null until opened. */
   close: (() => void) | null;
+  /** Operations accepted before the stream was opened. */
+  operations: number;
+  /** Bytes of results the library queued for the stream before it was opened (afterwards the guard counts them). */
+  queuedBytes: number;
+  /** The subscriptions running for the stream: ended with it, whichever way it ends. */
+  running: Set<AsyncIterator<unknown>>;
 }
 
-type RequestPayload = Parameters<NonNullable<Plugin['onRequest']>>[0];
+export interface SseStreamStats {
+  /** Streams reserved and not yet opened. */
+  reserved: number;
+  /** Streams open. */
+  open: number;
+  /** Operations accepted by the reserved streams before they were opened. */
+  operations: number;
+  /** Bytes of results queued for the reserved streams. */
+  queuedBytes: number;
+  /** Subscriptions running for any stream of this mode. */
+  subscriptions: number;
+}
+
+/** The streams of single connection mode, by token: the server's own accounting of what they hold. */
+export class SseStreams {
+  readonly byToken = new Map<string, Reservation>();
+
+  stats(): SseStreamStats {
+    const stats: SseStreamStats = { reserved: 0, open: 0, operations: 0, queuedBytes: 0, subscriptions: 0 };
+    for (const r of this.byToken.values()) {
+      if (r.close) stats.open++;
+      else {
+        stats.reserved++;
+        stats.operations += r.operations;
+        stats.queuedBytes += r.queuedBytes;
+      }
+      stats.subscriptions += r.running.size;
+    }
+    return stats;
+  }
+
+  countOf(subject: string): number {
+    let n = 0;
+    for (const r of this.byToken.values()) if (r.subject === subject) n++;
+    return n;
+  }
+}
 
 function tokenOf(request: Request, url: URL): string | null {
   return request.headers.get(TOKEN_HEADER_KEY) ?? url.searchParams.get(TOKEN_QUERY_KEY);
@@ -70,7 +129,7 @@ function json(status: number, error: GraphQLError, headers: Record<string, strin
           message: error.message,
           extensions: {
             code: error.extensions.code,
-            ...(error.extensions.limit ? { limit: error.extensions.limit } : {}),
+            ...(error.extensions.limit ? { limit: error.extensions.limit, max: error.extensions.max } : {}),
           },
         },
       ],
@@ -80,6 +139,11 @@ function json(status: number, error: GraphQLError, headers: Record<string, strin
       headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
     },
   );
+}
+
+/** A refusal by a limit of this mode: 429, the limit's error as the body. */
+function overLimit(limit: LimitName, message: string, max: number): Response {
+  return json(429, limitError(limit, message, { max }));
 }
 
 function refusal(viewer: Extract<Viewer, { kind: 'anonymous' }>): Response {
@@ -134,15 +198,25 @@ async function bounded(request: Request, maxBytes: number): Promise<Request | Re
   });
 }
 
+/** JSON's size of a result, about what the library queues for it. */
+function sizeOf(result: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(result) ?? '');
+  } catch {
+    return 0;
+  }
+}
+
 export function useSseSingleConnection({
   endpoint,
   authenticate,
   sessions,
   limits,
+  streams = new SseStreams(),
   redactor,
   logger,
 }: SingleConnectionDeps): Plugin {
-  const reservations = new Map<string, Reservation>();
+  const reservations = streams.byToken;
   const library = useGraphQLSSE({
     endpoint,
     // Called for every request of the mode: a reservation gets a fresh, unguessable token.
@@ -150,6 +224,32 @@ export function useSseSingleConnection({
       req.method === 'PUT'
         ? randomBytes(32).toString('base64url')
         : (req.headers.get(TOKEN_HEADER_KEY) ?? new URL(req.url).searchParams.get(TOKEN_QUERY_KEY) ?? ''),
+    // Each result, before the library queues it: until the stream is opened, counted against the bound.
+    onNext: (_ctx, req, result) => {
+      const token = req.headers.get(TOKEN_HEADER_KEY) ?? new URL(req.url).searchParams.get(TOKEN_QUERY_KEY);
+      const reservation = token ? reservations.get(token) : undefined;
+      if (!token || !reservation || reservation.close) return;
+      reservation.queuedBytes += sizeOf(result);
+      if (reservation.queuedBytes <= limits.maxSocketBufferBytes) return;
+      const reason = `${reservation.queuedBytes} bytes queued for it before it was opened exceed MAX_SOCKET_BUFFER_BYTES (${limits.maxSocketBufferBytes})`;
+      logger.warn(
+        `dropped a reserved SSE stream (single connection mode) from ${addressOf(reservation.payload.serverContext) ?? 'an unknown address'}: ${reason}`,
+      );
+      void drop(token).catch(() => undefined);
+      // Not queued: the stream is gone with everything it held.
+      return {
+        data: null,
+        errors: [
+          limitError(
+            'maxSocketBufferBytes',
+            `the reserved stream was dropped: ${reason}; open it before sending operations`,
+            {
+              max: limits.maxSocketBufferBytes,
+            },
+          ),
+        ],
+      };
+    },
   });
 
   /** Hands a request to the library and returns its answer. */
@@ -162,11 +262,23 @@ export function useSseSingleConnection({
       });
     });
 
-  /** Drops a reservation never opened: opening it with an aborted request makes the library forget it. */
-  const drop = async (token: string, payload: RequestPayload) => {
+  /** Ends the subscriptions running for a stream, whatever the library still knows of them. */
+  const stopRunning = (reservation: Reservation) => {
+    for (const iterator of reservation.running) void iterator.return?.(undefined)?.catch(() => undefined);
+    reservation.running.clear();
+  };
+
+  /**
+   * Drops a reservation never opened, with everything it holds: opening it with an aborted request
+   * makes the library end its operations and forget its queue.
+   */
+  const drop = async (token: string) => {
     const reservation = reservations.get(token);
     if (!reservation || reservation.close) return;
     reservations.delete(token);
+    clearTimeout(reservation.timer);
+    stopRunning(reservation);
+    const { payload } = reservation;
     await forward(
       payload,
       new Request(payload.request.url, {
@@ -204,7 +316,10 @@ export function useSseSingleConnection({
       guard.stop();
       forget();
       const reservation = reservations.get(token);
-      if (reservation) clearTimeout(reservation.timer);
+      if (reservation) {
+        clearTimeout(reservation.timer);
+        stopRunning(reservation);
+      }
       reservations.delete(token);
     };
     // Queued here, then in the socket: what this client has not taken yet.
@@ -273,8 +388,22 @@ export function useSseSingleConnection({
             ...enveloped,
             execute: async (args: Parameters<typeof enveloped.execute>[0]) =>
               asLibraryResult(await enveloped.execute(args), redactor),
-            subscribe: async (args: Parameters<typeof enveloped.subscribe>[0]) =>
-              asLibraryResult(await enveloped.subscribe(args), redactor),
+            subscribe: async (args: Parameters<typeof enveloped.subscribe>[0]) => {
+              const result = asLibraryResult(await enveloped.subscribe(args), redactor);
+              if (!isAsyncIterable(result)) return result;
+              // Tracked under its stream, so it ends with it; a stream already gone gets it ended at once.
+              const request = (context as { request?: Request }).request;
+              const token = request ? tokenOf(request, new URL(request.url)) : null;
+              if (!token) return result;
+              const iterator = result as AsyncIterableIterator<unknown>;
+              const reservation = reservations.get(token);
+              if (!reservation) {
+                await iterator.return?.(undefined);
+                return iterator;
+              }
+              reservation.running.add(iterator);
+              return onEnd(iterator, () => reservation.running.delete(iterator));
+            },
           };
         },
       });
@@ -291,12 +420,29 @@ export function useSseSingleConnection({
       const subject = rateLimitSubject(viewer);
 
       if (request.method === 'PUT') {
+        const max = limits.maxSseReservationsPerKey;
+        if (streams.countOf(subject) >= max)
+          return endResponse(
+            overLimit(
+              'maxSseReservationsPerKey',
+              `this key already holds ${max} streams of single connection mode; use one, or close one`,
+              max,
+            ),
+          );
         const response = await forward(payload, request);
         if (response.status !== 201) return endResponse(response);
         const token = await response.text();
-        const timer = setTimeout(() => void drop(token, payload).catch(() => undefined), RESERVATION_TTL_MS);
+        const timer = setTimeout(() => void drop(token).catch(() => undefined), limits.sseReservationTtlMs);
         timer.unref();
-        reservations.set(token, { subject, timer, close: null });
+        reservations.set(token, {
+          subject,
+          timer,
+          payload,
+          close: null,
+          operations: 0,
+          queuedBytes: 0,
+          running: new Set(),
+        });
         return endResponse(new Response(token, { status: 201, headers: response.headers }));
       }
 
@@ -315,7 +461,21 @@ export function useSseSingleConnection({
         const response = await forward(payload, opening);
         if (response.status !== 200 || !response.body) return endResponse(response);
         clearTimeout(reservation.timer);
+        // What was queued is now read by the guarded stream, and counted there.
+        reservation.queuedBytes = 0;
         return endResponse(guarded(response, ending, responseOf(serverContext), token, viewer));
+      }
+      if (request.method === 'POST' && !reservation.close) {
+        const max = limits.maxSseReservationOperations;
+        if (reservation.operations >= max)
+          return endResponse(
+            overLimit(
+              'maxSseReservationOperations',
+              `the stream was sent ${max} operations before it was opened; open it first`,
+              max,
+            ),
+          );
+        reservation.operations++;
       }
       const input = await bounded(request, limits.maxBodyBytes);
       if (input instanceof Response) return endResponse(input);

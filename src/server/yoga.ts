@@ -27,23 +27,29 @@ import type { Redactor } from '../security/redact';
 import { countResponseBytes, useResponseSizeLimit } from '../security/response-size';
 import { useSubscriptionQuota } from '../security/subscription-quota';
 import type { Services } from '../services';
+import { renderGraphiQLPage } from './graphiql-page';
+import type { OperationQueryCounts } from './operation-queries';
 import { gateSubscriptions } from './send-gate';
 import type { SharedSubscriptions } from './shared-subscriptions';
 import { useSseOutboundGuard } from './sse-guard';
 import { useSseResume } from './sse-resume';
-import { useSseSingleConnection } from './sse-single-connection';
+import { useSseSingleConnection, type SseStreams } from './sse-single-connection';
 import { yogaLogger } from './yoga-logger';
 
 export interface YogaDeps {
   config: Config;
   services: Services;
   /** What /ready asks: storage and (when used) Redis. */
-  db: Pick<Database, 'ping'>;
+  db: Pick<Database, 'ping' | 'countQueries'>;
   events: Pick<EventBus, 'ready'>;
   authenticate: Authenticate;
   /** Whether Atelier runs without keys right now (the browser guard allows more then). */
   isOpen: () => Promise<boolean>;
   sessions: LiveSessions;
+  /** The streams of graphql-sse's single connection mode: what they hold, for App.sseStreams. */
+  sseStreams?: SseStreams;
+  /** Hears how many read statements each query or mutation ran. */
+  operationQueries?: OperationQueryCounts;
   /** Subscribers with the same operation, variables and key share one execution per event. */
   sharedSubscriptions?: SharedSubscriptions;
   redactor: Redactor;
@@ -74,6 +80,8 @@ export function createAtelierYoga({
   authenticate,
   isOpen,
   sessions,
+  operationQueries,
+  sseStreams,
   sharedSubscriptions,
   redactor,
   logger,
@@ -105,8 +113,9 @@ export function createAtelierYoga({
     graphiql: config.http.graphiql
       ? { title: 'Atelier', defaultQuery: GRAPHIQL_DEFAULT_QUERY, subscriptionsProtocol: 'WS' }
       : false,
-    // GraphiQL's offline bundle holds about 30 MB of strings once imported: load it when GraphiQL is first opened.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    // GraphiQL's offline bundle holds about 30 MB of strings once imported: loaded when GraphiQL is first
+    // opened. Its storage is the tab's sessionStorage (graphiql-page.ts): keys never reach localStorage.
+    renderGraphiQL: renderGraphiQLPage,
     cors: corsPolicy(config.http.corsOrigins),
     multipart: false,
     maxRequestBodySize: config.limits.maxBodyBytes,
@@ -122,6 +131,7 @@ export function createAtelierYoga({
             false,
           ),
       }),
+      ...(operationQueries ? [operationQueries.plugin(db, logger)] : []),
       useBrowserGuard(isOpen),
       useMalformedRequests(),
       // Before the parser sees the text: deep nesting would overflow its stack.
@@ -141,7 +151,15 @@ export function createAtelierYoga({
       useLiveSessions(sessions),
       useRedactedErrors(redactor),
       // graphql-sse's single connection mode, after the guards above, so they see its requests first.
-      useSseSingleConnection({ endpoint: '/graphql', authenticate, sessions, limits: config.limits, redactor, logger }),
+      useSseSingleConnection({
+        endpoint: '/graphql',
+        authenticate,
+        sessions,
+        limits: config.limits,
+        streams: sseStreams,
+        redactor,
+        logger,
+      }),
       // Last: only subscriptions every plugin above let through are shared.
       ...(sharedSubscriptions ? [sharedSubscriptions.plugin()] : []),
     ],

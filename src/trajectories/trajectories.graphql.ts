@@ -1,4 +1,5 @@
 // GraphQL types and fields for trajectories: the node, the per-run connection, and recording.
+import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
 
 import type { Context } from '../context';
@@ -6,10 +7,12 @@ import type { TrajectoryGroupRow } from '../db/entities';
 import { seedViewMessages } from '../domain/art-trajectory';
 import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import type { TrajectoriesRecordedEvent, TrajectoriesScoredEvent } from '../events/topics';
+import { reserveMeasured } from '../graphql/answer-budget';
 import { builder } from '../graphql/builder';
 import { OrderDirectionEnum, SPLIT_RULE } from '../graphql/inputs';
 import { jsonObject } from '../graphql/json-rules';
 import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
+import { selectsPath } from '../graphql/selection';
 import { shareSubscribers } from '../graphql/shared-subscription';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
@@ -188,7 +191,10 @@ type TrajectoryArgs = ConnectionArgs & {
   orderBy?: { field: TrajectoryOrderField; direction: 'asc' | 'desc' } | null;
 };
 
-async function resolveTrajectories(runId: number, args: TrajectoryArgs, ctx: Context) {
+/** What a page's message contents will add to the answer at least, reserved before the page is read. */
+const CONTENT = ['edges', 'node', 'messages', 'content'];
+
+async function resolveTrajectories(runId: number, args: TrajectoryArgs, ctx: Context, info: GraphQLResolveInfo) {
   const filter: TrajectoryFilter = { ...args.filter };
   const field: TrajectoryOrderField = args.orderBy?.field ?? 'createdAt';
   const desc = (args.orderBy?.direction ?? 'asc') === 'desc';
@@ -198,6 +204,13 @@ async function resolveTrajectories(runId: number, args: TrajectoryArgs, ctx: Con
     valueKind: field === 'reward' ? 'number' : 'string',
   };
   const window = pageWindow(args, shape);
+  // A page over MAX_RESPONSE_BYTES is refused before its rows leave the database (SQLite reads block everyone).
+  if (selectsPath(info, CONTENT)) {
+    const refused = await reserveMeasured(ctx, () =>
+      ctx.services.trajectories.pageContentChars(runId, filter, { field, desc }, window),
+    );
+    if (refused) throw refused;
+  }
   const page = await ctx.services.trajectories.page(runId, filter, { field, desc }, window);
   return toConnection(page, shape, () => ctx.services.trajectories.count(runId, filter));
 }
@@ -222,7 +235,7 @@ builder.objectField(TrainingRunRef, 'trajectories', (t) =>
       type: TrajectoryRef,
       description: "This run's trajectories, oldest first unless ordered otherwise.",
       args: { filter: t.arg({ type: TrajectoryFilterInput }), orderBy: t.arg({ type: TrajectoryOrderInput }) },
-      resolve: (run, args, ctx) => resolveTrajectories(run.id, args, ctx),
+      resolve: (run, args, ctx, info) => resolveTrajectories(run.id, args, ctx, info),
     },
     TrajectoryConnection,
   ),
@@ -239,10 +252,10 @@ builder.queryField('trajectories', (t) =>
         filter: t.arg({ type: TrajectoryFilterInput }),
         orderBy: t.arg({ type: TrajectoryOrderInput }),
       },
-      resolve: async (_root, args, ctx) => {
+      resolve: async (_root, args, ctx, info) => {
         // An unknown run is NotFound, as everywhere else, not an empty connection.
         const run = await ctx.services.runs.get(args.runId.id, ctx.loaders.runById);
-        return resolveTrajectories(run.id, args, ctx);
+        return resolveTrajectories(run.id, args, ctx, info);
       },
     },
     TrajectoryConnection,

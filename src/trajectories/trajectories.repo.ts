@@ -11,7 +11,7 @@ import {
   type TrajectoryGroupRow,
   type TrajectoryRow,
 } from '../db/entities';
-import { keysetPage, type Page, type PageWindow } from '../db/keyset';
+import { keysetPage, keysetPageSum, type Page, type PageWindow } from '../db/keyset';
 import { rowReader, SqlParams, type RowReader } from '../db/rows';
 
 export interface TrajectoryFilter {
@@ -70,6 +70,30 @@ export class TrajectoriesRepo {
       { ...SORT_EXPR[order.field], idExpr: 't.id', desc: order.desc },
       window,
     );
+  }
+
+  /**
+   * At least how many characters of message content the page holds, summed by the database from the
+   * stored JSON without reading the rows out (SQLite: JSON1; its character count never exceeds the
+   * UTF-16 length an answer counts). 0 where it cannot tell (PostgreSQL reads without blocking anyone).
+   */
+  async pageContentChars(
+    runId: number,
+    filter: TrajectoryFilter,
+    order: TrajectoryOrder,
+    window: PageWindow,
+  ): Promise<number> {
+    if (this.kind !== 'sqlite') return 0;
+    try {
+      return await keysetPageSum(
+        { rows: this.rows, alias: 't', where: this.where(runId, filter) },
+        { ...SORT_EXPR[order.field], idExpr: 't.id', desc: order.desc },
+        window,
+        `(SELECT COALESCE(SUM(LENGTH(json_extract(m.value, '$.content'))), 0) FROM json_each(t.messages) m)`,
+      );
+    } catch {
+      return 0; // messages that are not a JSON array: the answer counts them as it resolves
+    }
   }
 
   count(runId: number, filter: TrajectoryFilter): Promise<number> {

@@ -158,6 +158,16 @@ export class TrajectoriesService {
     };
   }
 
+  /** A lower bound of the message content characters the page holds, before it is read (0: unknown). */
+  pageContentChars(
+    runId: number,
+    filter: TrajectoryFilter,
+    order: TrajectoryOrder,
+    window: PageWindow,
+  ): Promise<number> {
+    return this.repo.pageContentChars(runId, filter, order, window);
+  }
+
   count(runId: number, filter: TrajectoryFilter): Promise<number> {
     return this.repo.count(runId, filter);
   }
