@@ -47,6 +47,8 @@ export interface KeysetSource<T> {
   alias: string;
   /** The filter's conditions (ANDed), their values added to `params` in the order they appear. */
   where(params: SqlParams): string[];
+  /** Only these properties' columns (default: every column). */
+  properties?: readonly string[];
 }
 
 type Segment = { nulls: boolean; from?: Position; reverse: boolean };
@@ -116,6 +118,6 @@ async function readSegment<T extends ObjectLiteral>(
     order = `${sort.expr} ${dir}, ${sort.idExpr} ${dir}`;
   }
   const { rows, alias } = source;
-  const sql = `SELECT ${rows.columns(alias)} FROM ${rows.table} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${Math.trunc(limit)}`;
+  const sql = `SELECT ${rows.columns(alias, source.properties)} FROM ${rows.table} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${Math.trunc(limit)}`;
   return rows.all(sql, params.values);
 }
