@@ -107,8 +107,8 @@ export interface LargeDatabase {
 const STATUS_PATH = ['pending', 'generating', 'collecting', 'scoring', 'training'] as const;
 
 /**
- * `runs` runs with `perRun` trajectories each, the runs in varied statuses with their metrics and
- * status history, as Atelier would have stored them. Messages are kept small so a million rows
+ * `runs` runs with `perRun` trajectories each, the runs in varied statuses and modes with their
+ * metrics and status history, as Atelier would have stored them. Messages are kept small so a million rows
  * build in well under a minute.
  */
 export async function buildRunsDatabase(
@@ -124,8 +124,8 @@ export async function buildRunsDatabase(
   db.pragma('temp_store = MEMORY');
   const insertRun = db.prepare(
     `INSERT INTO training_runs (id, uuid, status, model_name, project_name, trained_model_name, task_description, num_examples, rollouts_per_group,
-       learning_rate, num_epochs, max_steps, system_prompt, created_at, started_at, completed_at, metrics, error, config, avg_reward)
-     VALUES (?, ?, ?, ?, ?, NULL, ?, 100, 4, 0.00001, 2, NULL, NULL, ?, ?, ?, ?, ?, '{}', ?)`,
+       learning_rate, num_epochs, max_steps, system_prompt, created_at, started_at, completed_at, metrics, error, config, avg_reward, mode)
+     VALUES (?, ?, ?, ?, ?, NULL, ?, 100, 4, 0.00001, 2, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertTransition = db.prepare(
     'INSERT INTO status_transitions (run_id, from_status, to_status, at, reason) VALUES (?, ?, ?, ?, ?)',
@@ -155,6 +155,7 @@ export async function buildRunsDatabase(
       step: lastStep,
     };
     const error = final === 'failed' ? 'the trainer stopped: CUDA out of memory' : null;
+    const pipeline = final !== 'training' && id % 4 !== 0;
     insertRun.run(
       id,
       randomUUID(),
@@ -167,7 +168,11 @@ export async function buildRunsDatabase(
       final === 'training' ? null : at[at.length - 1],
       metricsToJson(metrics),
       error,
+      // Most finished runs are pipeline runs with their own settings, as the dashboard lists them
+      // (the active ones stay TRACKED: no runner of a benchmark server would pick them up).
+      pipeline ? JSON.stringify({ pipeline: { groupsPerStep: 2 + (id % 3), temperature: 0.7 } }) : '{}',
       metrics.avgReward,
+      pipeline ? 'pipeline' : 'tracked',
     );
     path.forEach((to, i) =>
       insertTransition.run(id, i === 0 ? null : path[i - 1], to, at[i], to === 'failed' ? error : null),
