@@ -27,7 +27,8 @@ export function outcomeOf(result: ScenarioResult): SectionData['outcome'] {
   return result.checks.every((c) => c.pass) ? 'pass' : 'miss';
 }
 
-const ratio = (v: number) => `${fmt(v, 2)}×`;
+/** A ratio with ×; a check whose target is a plain number (say GB) shows the number alone. */
+const ratio = (v: number, target = '×') => (target.includes('×') ? `${fmt(v, 2)}×` : fmt(v, 2));
 
 export function renderSection(
   s: Scenario,
@@ -66,7 +67,7 @@ export function renderSection(
     if (result.checks.length) {
       lines.push('| ratio (measured side by side) | value | target | result |', '| --- | --- | --- | --- |');
       for (const c of result.checks)
-        lines.push(`| ${c.name} | ${ratio(c.value)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} |`);
+        lines.push(`| ${c.name} | ${ratio(c.value, c.target)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} |`);
       lines.push('');
     }
   }
@@ -91,7 +92,7 @@ function summary(sections: SectionData[]): string {
     }
     for (const c of s.checks)
       rows.push(
-        `| ${s.name} | ${c.name} | ${ratio(c.value)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} | ${s.date} |`,
+        `| ${s.name} | ${c.name} | ${ratio(c.value, c.target)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} | ${s.date} |`,
       );
   }
   return rows.join('\n');
