@@ -89,12 +89,16 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
       await ensureSqliteTriggers(writer);
       const connection = (writer.driver as unknown as { databaseConnection: { pragma(s: string): unknown } })
         .databaseConnection;
-      checkpointer = await startWalCheckpointer(path, CHECKPOINT_INTERVAL_MS, (err) => {
-        // Without the thread the log would only grow: SQLite checkpoints in the commits again.
+      // Without the thread the log would only grow: SQLite then checkpoints in the commits, as by default.
+      const fallBack = (err: Error) => {
         connection.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
-        process.emitWarning(`SQLite WAL checkpoint thread failed (${err.message}); checkpointing in commits again`);
+        process.emitWarning(`SQLite WAL checkpoint thread failed (${err.message}); checkpointing in commits`);
+      };
+      checkpointer = await startWalCheckpointer(path, CHECKPOINT_INTERVAL_MS, fallBack).catch((err: Error) => {
+        fallBack(err);
+        return undefined;
       });
-      connection.pragma('wal_autocheckpoint = 0');
+      if (checkpointer) connection.pragma('wal_autocheckpoint = 0');
       const counter = new QueryCounter();
       const reader = await new DataSource(sqliteOptions(path, true, counter)).initialize();
       return assemble('sqlite', writer, reader, new WriteQueue(writer, true), counter, checkpointer);
