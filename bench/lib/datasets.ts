@@ -97,6 +97,9 @@ export function rawConnection(path: string): BetterSqlite3.Database {
   return db;
 }
 
+/** Messages of the shared 1,000,000-trajectory database: about what an ART trajectory carries. */
+export const LARGE_MESSAGE_BYTES = 2048;
+
 export interface LargeDatabase {
   path: string;
   runs: number;
@@ -107,16 +110,24 @@ export interface LargeDatabase {
 const STATUS_PATH = ['pending', 'generating', 'collecting', 'scoring', 'training'] as const;
 
 /**
- * `runs` runs with `perRun` trajectories each, the runs in varied statuses with their metrics and
- * status history, as Atelier would have stored them. Messages are kept small so a million rows
- * build in well under a minute.
+ * `runs` runs with `perRun` trajectories each, the runs in varied statuses and modes with their
+ * metrics and status history, as Atelier would have stored them. `pageSize` makes the file with that
+ * page size first, as a file made before Atelier chose its own would be.
  */
 export async function buildRunsDatabase(
   dir: string,
-  options: { runs: number; perRun: number; messageBytes: number; name?: string },
+  options: { runs: number; perRun: number; messageBytes: number; name?: string; pageSize?: number },
 ): Promise<LargeDatabase> {
   const started = now();
-  const path = await migratedSqliteFile(join(dir, options.name ?? 'runs.sqlite'));
+  const file = join(dir, options.name ?? 'runs.sqlite');
+  if (options.pageSize) {
+    // A file made before Atelier chose its page size: Atelier's migrations then keep this one.
+    const empty = new BetterSqlite3(file);
+    empty.pragma(`page_size = ${options.pageSize}`);
+    empty.exec('VACUUM');
+    empty.close();
+  }
+  const path = await migratedSqliteFile(file);
   const db = new BetterSqlite3(path);
   // Building only: nothing else has the file open, and a crash just means building again.
   db.pragma('synchronous = OFF');
@@ -124,8 +135,8 @@ export async function buildRunsDatabase(
   db.pragma('temp_store = MEMORY');
   const insertRun = db.prepare(
     `INSERT INTO training_runs (id, uuid, status, model_name, project_name, trained_model_name, task_description, num_examples, rollouts_per_group,
-       learning_rate, num_epochs, max_steps, system_prompt, created_at, started_at, completed_at, metrics, error, config, avg_reward)
-     VALUES (?, ?, ?, ?, ?, NULL, ?, 100, 4, 0.00001, 2, NULL, NULL, ?, ?, ?, ?, ?, '{}', ?)`,
+       learning_rate, num_epochs, max_steps, system_prompt, created_at, started_at, completed_at, metrics, error, config, avg_reward, mode)
+     VALUES (?, ?, ?, ?, ?, NULL, ?, 100, 4, 0.00001, 2, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertTransition = db.prepare(
     'INSERT INTO status_transitions (run_id, from_status, to_status, at, reason) VALUES (?, ?, ?, ?, ?)',
@@ -135,9 +146,40 @@ export async function buildRunsDatabase(
   const base = Date.parse('2026-01-01T00:00:00.000Z');
   const iso = (ms: number) => new Date(ms).toISOString();
 
+  // Messages come from a pool made once (at 2 KB each, making a million of them would take longer
+  // than inserting them); every row has its own uuid, reward and step.
+  const pool = makeTrajectories(Math.min(options.perRun, 500), { messageBytes: options.messageBytes, seed: 1 }).map(
+    (t) => ({ inputText: t.taskInput.inputText, messages: messagesToJson(t.messages) }),
+  );
+  type Row = Omit<TrajectoryInput, 'messages'> & { messagesJson: string };
+  const makeRows = (id: number): Row[] => {
+    const r = prng(id);
+    return Array.from({ length: options.perRun }, (_, k) => {
+      const from = pool[k % pool.length];
+      const step = Math.floor(k / 16);
+      return {
+        uuid: randomUUID(),
+        taskInput: { step, inputText: from.inputText, context: null },
+        messagesJson: from.messages,
+        reward: r() < 0.02 ? null : Math.round(r() * 1e6) / 1e6,
+        metadata: { judge: 'ruler', group: Math.floor(k / 4) },
+      };
+    });
+  };
+  const row = (t: Row, runId: number, createdAt: string): unknown[] => [
+    t.uuid,
+    runId,
+    taskInputToJson(t.taskInput),
+    t.messagesJson,
+    t.reward,
+    JSON.stringify(t.metadata),
+    createdAt,
+    t.taskInput.step,
+  ];
+
   const addRun = (id: number) => {
     const created = base + id * 3_600_000;
-    const trajectories = makeTrajectories(options.perRun, { messageBytes: options.messageBytes, seed: id });
+    const trajectories = makeRows(id);
     const rewards = trajectories.map((t) => t.reward).filter((r): r is number => r !== null);
     const roll = rand();
     const final = roll < 0.8 ? 'completed' : roll < 0.88 ? 'failed' : roll < 0.92 ? 'cancelled' : 'training';
@@ -155,6 +197,7 @@ export async function buildRunsDatabase(
       step: lastStep,
     };
     const error = final === 'failed' ? 'the trainer stopped: CUDA out of memory' : null;
+    const pipeline = final !== 'training' && id % 4 !== 0;
     insertRun.run(
       id,
       randomUUID(),
@@ -167,12 +210,16 @@ export async function buildRunsDatabase(
       final === 'training' ? null : at[at.length - 1],
       metricsToJson(metrics),
       error,
+      // Most finished runs are pipeline runs with their own settings, as the dashboard lists them
+      // (the active ones stay TRACKED: no runner of a benchmark server would pick them up).
+      pipeline ? JSON.stringify({ pipeline: { groupsPerStep: 2 + (id % 3), temperature: 0.7 } }) : '{}',
       metrics.avgReward,
+      pipeline ? 'pipeline' : 'tracked',
     );
     path.forEach((to, i) =>
       insertTransition.run(id, i === 0 ? null : path[i - 1], to, at[i], to === 'failed' ? error : null),
     );
-    trajectories.forEach((t, k) => insertTrajectory.run(...trajectoryRow(t, id, iso(created + 120_000 + k * 250))));
+    trajectories.forEach((t, k) => insertTrajectory.run(...row(t, id, iso(created + 120_000 + k * 250))));
   };
 
   const batch = db.transaction((from: number, to: number) => {

@@ -27,7 +27,8 @@ export function outcomeOf(result: ScenarioResult): SectionData['outcome'] {
   return result.checks.every((c) => c.pass) ? 'pass' : 'miss';
 }
 
-const ratio = (v: number) => `${fmt(v, 2)}×`;
+/** A ratio with ×; a check whose target is a plain number (say GB) shows the number alone. */
+const ratio = (v: number, target = '×') => (target.includes('×') ? `${fmt(v, 2)}×` : fmt(v, 2));
 
 export function renderSection(
   s: Scenario,
@@ -66,7 +67,7 @@ export function renderSection(
     if (result.checks.length) {
       lines.push('| ratio (measured side by side) | value | target | result |', '| --- | --- | --- | --- |');
       for (const c of result.checks)
-        lines.push(`| ${c.name} | ${ratio(c.value)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} |`);
+        lines.push(`| ${c.name} | ${ratio(c.value, c.target)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} |`);
       lines.push('');
     }
   }
@@ -91,7 +92,7 @@ function summary(sections: SectionData[]): string {
     }
     for (const c of s.checks)
       rows.push(
-        `| ${s.name} | ${c.name} | ${ratio(c.value)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} | ${s.date} |`,
+        `| ${s.name} | ${c.name} | ${ratio(c.value, c.target)} | ${c.target} | ${c.pass ? 'pass' : '**miss**'} | ${s.date} |`,
       );
   }
   return rows.join('\n');
@@ -108,8 +109,9 @@ alone would say more about the neighbours than about Atelier.
 and rewrites only its section. Each scenario builds its own data in a temporary folder, runs against
 real Atelier servers over loopback in processes of their own, and stops by itself. The code is in
 \`bench/\`: \`bench/run.ts\` (the runner), \`bench/scenarios/<name>.ts\` (one file per scenario),
-\`bench/lib/\` (data building, worker processes, statistics, this report). A full run takes 3–4 minutes
-on the 2-core machine these figures come from. \`BENCH_CPU_PROF=<dir> npm run bench -- <scenario>\`
+\`bench/lib/\` (data building, worker processes, statistics, this report). A full run takes several
+minutes on the 2-core machine these figures come from, the longest part building (once) the shared
+1,000,000-trajectory database of ~2 KB trajectories (about 2.5 GB). \`BENCH_CPU_PROF=<dir> npm run bench -- <scenario>\`
 also writes a V8 CPU profile of every process the scenario starts, for finding out why.
 
 Atelier's servers run as \`npm start\` runs them: bundled by esbuild (the options of \`npm run build:server\`)

@@ -5,6 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 
 import { encodeGlobalId } from '../../src/graphql/global-id';
 import { encodeCursor, type CursorShape } from '../../src/graphql/pagination';
+import { LARGE_MESSAGE_BYTES } from '../lib/datasets';
 import { graphqlClient } from '../lib/http';
 import { fmt, median, now, pairedRatio, spread } from '../lib/stats';
 import type { Scenario } from '../lib/types';
@@ -43,7 +44,7 @@ export const scenario: Scenario = {
   name: 'deep-page',
   order: 2,
   title: 'Deep page',
-  measures: `on 1,000,000 trajectories over 1,000 runs, a ${PAGE}-row page of one run's trajectories ordered by reward, first and ${DEPTH * 100}% deep (by cursor), through GraphQL over HTTP, and the same pages as raw SQL`,
+  measures: `on 1,000,000 trajectories over 1,000 runs (about ${LARGE_MESSAGE_BYTES / 1024} KB of messages each), a ${PAGE}-row page of one run's trajectories ordered by reward, first and ${DEPTH * 100}% deep (by cursor), through GraphQL over HTTP, and the same pages as raw SQL`,
   async run(ctx) {
     const large = await ctx.largeDatabase();
     const sql = new BetterSqlite3(large.path, { readonly: true });
@@ -155,7 +156,7 @@ export const scenario: Scenario = {
       const rawFirstRatio = pairedRatio(m.first, m.rawFirst);
       const ms = (v: number[]) => `${fmt(median(v), 3)} ms (p25–p75 ${spread(v, 3)})`;
       const notes = [
-        `Data: ${large.runs.toLocaleString('en-US')} runs × ${large.trajectoriesPerRun.toLocaleString('en-US')} trajectories in Atelier's row layout (about 2% without a reward), written with raw prepared statements into a file migrated by Atelier; built in ${fmt(large.buildMs / 1000, 1)} s. Pages are read from ${RUNS_SAMPLED} runs in turn, ${ROUNDS} rounds after ${WARMUP} of warm-up; the server runs in its own process and every answer was checked against the data (50 rows, starting at the expected id).`,
+        `Data: ${large.runs.toLocaleString('en-US')} runs × ${large.trajectoriesPerRun.toLocaleString('en-US')} trajectories in Atelier's row layout (about 2% without a reward; messages of about ${fmt(LARGE_MESSAGE_BYTES / 1024, 0)} KB of JSON a trajectory, three messages), written with raw prepared statements into a file migrated by Atelier; built in ${fmt(large.buildMs / 1000, 1)} s. Pages are read from ${RUNS_SAMPLED} runs in turn, ${ROUNDS} rounds after ${WARMUP} of warm-up; the server runs in its own process and every answer was checked against the data (50 rows, starting at the expected id).`,
         `The ${DEPTH * 100}% cursor is computed from the data: the row just before position ${DEPTH * 100}% of the run in reward order, encoded with Atelier's encodeCursor and the shape trajectories.graphql.ts uses. The selection is the page a client shows (cursor, id, uuid, reward, createdAt, taskInput, messages, metadata), without totalCount.`,
         `The raw SQL is the statement the keyset page runs, prepared once and run on a read-only better-sqlite3 connection in the benchmark process; \`{ __typename }\` over the same connection is the floor any GraphQL request over HTTP pays here (loopback HTTP, yoga's request pipeline, parsing and validating a document, serializing a reply). Atelier's own work on the page is the deep page's time minus the floor's, round by round: reading the page, turning 50 rows into Trajectory objects (their JSON columns parsed), 50 cursors, executing and serializing the selection.`,
       ];

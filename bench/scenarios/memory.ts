@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 
 import { encodeGlobalId } from '../../src/graphql/global-id';
+import { PAGE_SIZE, RUNS } from '../../web/src/queries';
 import type { LargeDatabase } from '../lib/datasets';
 import { graphqlClient } from '../lib/http';
 import { residentBytes } from '../lib/machine';
@@ -10,7 +11,6 @@ import { fmt, median, sleep } from '../lib/stats';
 import { ON_RUN_STATUS, subscribeCrowd, transitionBody } from '../lib/subscribers';
 import type { Scenario } from '../lib/types';
 import { startWorker } from '../lib/worker';
-import { DASHBOARD } from './read';
 
 const SUBSCRIBERS = 5000;
 const LIMIT_MB = 300;
@@ -68,7 +68,7 @@ async function measure(large: LargeDatabase, tsx: boolean, log: (m: string) => v
         const data: any = await client.query(PAGE, { runId: encodeGlobalId('TrainingRun', runId), after });
         after = data.trajectories.pageInfo.endCursor;
       }
-      await client.query(DASHBOARD);
+      await client.query(RUNS, { first: PAGE_SIZE });
     }
     const worked = await settle();
 
@@ -117,7 +117,7 @@ export const scenario: Scenario = {
     const ratio = asRun.loaded.rss / (LIMIT_MB * MB);
     const notes = [
       `The server is a real Atelier (createApp) in its own process, run as \`npm start\` runs it: bundled by esbuild with the options of \`npm run build:server\` and run on plain Node, with --expose-gc; each figure is the median of three readings of VmRSS from /proc/<pid>/status, each right after a full collection${asRun.idle.gc ? '' : ' (gc was not exposed: no collection)'}.`,
-      `"Worked": after ${Math.ceil(large.runs / 25)} runs were paged three pages deep (50 trajectories with their messages, totalCount) and the dashboard read each time. "With subscribers": ${SUBSCRIBERS.toLocaleString('en-US')} graphql-ws connections from a separate process, one runStatusChanged subscription each (the end-to-end tests' selection), after one transition reached all of them.`,
+      `"Worked": after ${Math.ceil(large.runs / 25)} runs were paged three pages deep (50 trajectories with their messages, totalCount) and the dashboard's runs list read each time. "With subscribers": ${SUBSCRIBERS.toLocaleString('en-US')} graphql-ws connections from a separate process, one runStatusChanged subscription each (the end-to-end tests' selection), after one transition reached all of them.`,
       `For comparison, the same server run through tsx (as \`npm run dev\` runs it) is measured the same way right after: tsx keeps a module-loader thread with its own heap and, with source maps on, the source maps of every loaded module (TypeORM's include its TypeScript sources).`,
       `The database file is ${mb(statSync(large.path).size)}; SQLite reads it through the OS page cache, which is not part of the process's resident memory beyond SQLite's own page caches.`,
     ];

@@ -5,6 +5,12 @@
 // DataSource: a read made there while a write transaction is open would see uncommitted rows. So on
 // SQLite all writes go through one DataSource behind the serialized write queue, and reads use a
 // second, read-only connection that only ever sees committed data (WAL mode allows both at once).
+//
+// Storage layout of SQLite files (see README "Storage"): a new file gets 16 KB pages, so a ~2 KB
+// trajectory row no longer fills a 4 KB page alone (a file made with 4 KB pages keeps them: SQLite
+// changes the page size only of an empty file, or by a VACUUM, which Atelier never runs by itself).
+// The WAL is checkpointed by a thread of its own (wal-checkpointer.ts), not inside a request's
+// commit; journal_size_limit bounds the log file left after a checkpoint.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
@@ -15,6 +21,7 @@ import { entities } from './entities';
 import { migrations } from './migrations';
 import { QueryCounter, type QueryTally } from './query-counter';
 import { ensureSqliteTriggers } from './sqlite-triggers';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 import { WriteQueue } from './write-queue';
 
 /** Which database Atelier runs on; a few statements differ between them. */
@@ -36,6 +43,15 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Page size of new SQLite files: about seven ~2 KB trajectory rows a page instead of one. */
+export const SQLITE_PAGE_SIZE = 16_384;
+/** How often the checkpoint thread copies the WAL into the database. */
+const CHECKPOINT_INTERVAL_MS = 1000;
+/** The WAL file is truncated to this after a checkpoint (a burst of writes may grow it beyond). */
+const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
+/** SQLite's own default, restored if the checkpoint thread fails. */
+const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
 function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter): DataSourceOptions {
   return {
     logger: counter,
@@ -51,7 +67,11 @@ function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter):
     statementCacheSize: 200,
     prepareDatabase: (db: { pragma(s: string): unknown }) => {
       db.pragma('foreign_keys = ON');
-      if (!readonly) db.pragma('synchronous = NORMAL');
+      if (readonly) return;
+      // Before WAL mode is set (TypeORM sets it after this): takes effect only on an empty file.
+      db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
+      db.pragma('synchronous = NORMAL');
+      db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
     },
   } as DataSourceOptions;
 }
@@ -65,13 +85,27 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
       );
     mkdirSync(dirname(path), { recursive: true });
     const writer = await new DataSource(sqliteOptions(path, false)).initialize();
+    let checkpointer: WalCheckpointer | undefined;
     try {
       await writer.runMigrations({ transaction: 'each' });
       await ensureSqliteTriggers(writer);
+      const connection = (writer.driver as unknown as { databaseConnection: { pragma(s: string): unknown } })
+        .databaseConnection;
+      // Without the thread the log would only grow: SQLite then checkpoints in the commits, as by default.
+      const fallBack = (err: Error) => {
+        connection.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+        process.emitWarning(`SQLite WAL checkpoint thread failed (${err.message}); checkpointing in commits`);
+      };
+      checkpointer = await startWalCheckpointer(path, CHECKPOINT_INTERVAL_MS, fallBack).catch((err: Error) => {
+        fallBack(err);
+        return undefined;
+      });
+      if (checkpointer) connection.pragma('wal_autocheckpoint = 0');
       const counter = new QueryCounter();
       const reader = await new DataSource(sqliteOptions(path, true, counter)).initialize();
-      return assemble('sqlite', writer, reader, new WriteQueue(writer, true), counter);
+      return assemble('sqlite', writer, reader, new WriteQueue(writer, true), counter, checkpointer);
     } catch (err) {
+      await checkpointer?.stop();
       await writer.destroy();
       throw err;
     }
@@ -102,6 +136,7 @@ function assemble(
   reader: DataSource,
   writes: WriteQueue,
   counter: QueryCounter,
+  checkpointer?: WalCheckpointer,
 ): Database {
   return {
     kind,
@@ -120,6 +155,7 @@ function assemble(
     },
     async close() {
       await writes.drain();
+      await checkpointer?.stop();
       if (reader !== writer && reader.isInitialized) await reader.destroy();
       if (writer.isInitialized) await writer.destroy();
     },

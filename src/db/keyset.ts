@@ -47,6 +47,8 @@ export interface KeysetSource<T> {
   alias: string;
   /** The filter's conditions (ANDed), their values added to `params` in the order they appear. */
   where(params: SqlParams): string[];
+  /** Only these properties' columns (default: every column). */
+  properties?: readonly string[];
 }
 
 type Segment = { nulls: boolean; from?: Position; reverse: boolean };
@@ -122,7 +124,7 @@ async function readSegment<T extends ObjectLiteral>(
   const params = new SqlParams(source.rows.kind);
   const from = segmentQuery(source, sort, seg, params);
   return source.rows.all(
-    `SELECT ${source.rows.columns(source.alias)} ${from} LIMIT ${Math.trunc(limit)}`,
+    `SELECT ${source.rows.columns(source.alias, source.properties)} ${from} LIMIT ${Math.trunc(limit)}`,
     params.values,
   );
 }

@@ -41,8 +41,11 @@ export interface RowReader<T> {
   kind: DbKind;
   /** The table's name, quoted. */
   table: string;
-  /** The select list: every column as `alias.column AS "property"`. */
-  columns(alias: string): string;
+  /**
+   * The select list: every column as `alias.column AS "property"`, or only the given properties'
+   * columns (a page whose selection needs a few columns reads those alone: each column read costs).
+   */
+  columns(alias: string, properties?: readonly string[]): string;
   /** Runs a SELECT of columns(alias) (on the reader) and returns the rows as entities. */
   all(sql: string, params: readonly unknown[]): Promise<T[]>;
   /** Runs `SELECT COUNT(1) AS n …` and returns n. */
@@ -67,7 +70,8 @@ export function rowReader<T extends ObjectLiteral>(
   );
   const hydrate = converted.length
     ? (row: Record<string, unknown>) => {
-        for (const c of converted) row[c.propertyName] = driver.prepareHydratedValue(row[c.propertyName], c);
+        for (const c of converted)
+          if (c.propertyName in row) row[c.propertyName] = driver.prepareHydratedValue(row[c.propertyName], c);
         return row as T;
       }
     : null;
@@ -75,13 +79,17 @@ export function rowReader<T extends ObjectLiteral>(
   return {
     kind,
     table: q(metadata.tableName),
-    columns(alias) {
-      let list = selectLists.get(alias);
-      if (!list)
-        selectLists.set(
-          alias,
-          (list = columns.map((c) => `${alias}.${q(c.databaseName)} AS ${q(c.propertyName)}`).join(', ')),
-        );
+    columns(alias, properties) {
+      const key = properties ? `${alias}:${properties.join(',')}` : alias;
+      let list = selectLists.get(key);
+      if (!list) {
+        const chosen = properties ? columns.filter((c) => properties.includes(c.propertyName)) : columns;
+        if (properties && chosen.length !== new Set(properties).size)
+          throw new Error(`${metadata.tableName} has no column for some of ${properties.join(', ')}`);
+        list = chosen.map((c) => `${alias}.${q(c.databaseName)} AS ${q(c.propertyName)}`).join(', ');
+        // Bounded: the key depends on the shape of a selection, never on values.
+        if (selectLists.size < 1000) selectLists.set(key, list);
+      }
       return list;
     },
     async all(sql, params) {

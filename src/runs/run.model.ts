@@ -104,3 +104,35 @@ export function runFromRow(row: TrainingRunRow): TrainingRun {
     leaseExpiresAt: parseDate(row.leaseExpiresAt ?? null),
   };
 }
+
+/** Each TrainingRun property from the row column of the same name, converted as runFromRow converts it. */
+const CONVERT: Partial<Record<keyof TrainingRun, (value: never) => unknown>> = {
+  status: (v: string) => v as TrainingStatus,
+  createdAt: (v: string) => parseDate(v),
+  startedAt: (v: string | null) => parseDate(v),
+  completedAt: (v: string | null) => parseDate(v),
+  metrics: (v: string | null) => metricsFromJson(v),
+  config: (v: string | null) => parseJsonObject(v),
+  mode: (v: string) => (v === 'pipeline' ? 'pipeline' : 'tracked'),
+  currentStep: (v: number | null | undefined) => v ?? null,
+  backend: (v: string | null | undefined) => v ?? null,
+  leaseOwner: (v: string | null | undefined) => v ?? null,
+  leaseExpiresAt: (v: string | null | undefined) => parseDate(v ?? null),
+};
+
+/**
+ * A run of which only `properties` were read (see RunsRepo.page): the others are absent, so it may be
+ * handed only to fields that read no more than these (runs.graphql.ts decides from the selection).
+ */
+export function partialRunFromRow(
+  row: Partial<TrainingRunRow>,
+  properties: readonly (keyof TrainingRun)[],
+): TrainingRun {
+  const run: Record<string, unknown> = {};
+  for (const p of properties) {
+    const convert = CONVERT[p] as ((value: unknown) => unknown) | undefined;
+    const value = row[p as keyof TrainingRunRow];
+    run[p] = convert ? convert(value) : value;
+  }
+  return run as unknown as TrainingRun;
+}

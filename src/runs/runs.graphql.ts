@@ -1,4 +1,6 @@
 // GraphQL types and fields for training runs. Thin: parse arguments, call a service, return.
+import type { GraphQLResolveInfo } from 'graphql';
+
 import type { Context } from '../context';
 import { parseDate } from '../db/timestamps';
 import { batchAt, totalSteps } from '../domain/dataset';
@@ -10,6 +12,7 @@ import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
 import { FloatRangeInput, OrderDirectionEnum, RunModeEnum } from '../graphql/inputs';
 import { pageWindow, toConnection, type CursorShape } from '../graphql/pagination';
+import { selectedFieldsAt } from '../graphql/selected-fields';
 import { PipelineSettingsInput } from './pipeline-settings.graphql';
 import type { StatusTransition, TaskInput, TrainingRun } from './run.model';
 import { runRules } from './run.rules';
@@ -169,6 +172,60 @@ export const TrainingRunNode = builder.node(TrainingRunRef, {
 
 // ---- runs(filter, orderBy) ----
 
+/**
+ * The run properties each TrainingRun field above reads. A runs page whose items ask only for these
+ * fields reads only their columns (each column read costs, and a list reads 50 rows); a field not
+ * listed here (queuePosition, or one another module adds to TrainingRun) makes the page read whole
+ * rows. taskDescription is always read: isTypeOf looks for it.
+ */
+const SAME_NAME = [
+  'uuid',
+  'status',
+  'modelName',
+  'projectName',
+  'trainedModelName',
+  'taskDescription',
+  'numExamples',
+  'rolloutsPerGroup',
+  'learningRate',
+  'numEpochs',
+  'maxSteps',
+  'systemPrompt',
+  'createdAt',
+  'startedAt',
+  'completedAt',
+  'metrics',
+  'error',
+  'config',
+  'mode',
+  'currentStep',
+  'backend',
+  'leaseOwner',
+  'leaseExpiresAt',
+] as const satisfies readonly (keyof TrainingRun)[];
+const READS: Record<string, readonly (keyof TrainingRun)[]> = {
+  ...Object.fromEntries(SAME_NAME.map((p) => [p, [p]])),
+  __typename: [],
+  id: ['id'],
+  databaseId: ['id'],
+  totalSteps: ['mode', 'numExamples', 'config', 'numEpochs', 'maxSteps'],
+  statusHistory: ['id'],
+  taskInputs: ['id'],
+  inputBatch: ['id', 'config', 'numEpochs', 'maxSteps'],
+};
+const ALWAYS: readonly (keyof TrainingRun)[] = ['id', 'taskDescription'];
+
+/** The properties a runs page must read for this selection, or undefined for whole rows. */
+function runPropertiesFor(info: GraphQLResolveInfo): (keyof TrainingRun)[] | undefined {
+  const props = new Set(ALWAYS);
+  for (const field of selectedFieldsAt(info, ['edges', 'node'])) {
+    const reads = Object.hasOwn(READS, field) ? READS[field] : undefined;
+    if (!reads) return undefined;
+    for (const p of reads) props.add(p);
+  }
+  return [...props].sort();
+}
+
 const RunOrderFieldEnum = builder.enumType('TrainingRunOrderField', {
   values: {
     CREATED_AT: { value: 'createdAt' },
@@ -219,7 +276,7 @@ builder.queryFields((t) => ({
         filter: t.arg({ type: RunFilterInput }),
         orderBy: t.arg({ type: RunOrderInput }),
       },
-      resolve: async (_root, args, ctx) => {
+      resolve: async (_root, args, ctx, info) => {
         const filter: RunFilter = {
           status: args.filter?.status,
           projectName: args.filter?.projectName,
@@ -239,7 +296,12 @@ builder.queryFields((t) => ({
           query: filter,
           valueKind: field === 'createdAt' ? 'string' : 'number',
         };
-        const page = await ctx.services.runs.page(filter, { field, desc }, pageWindow(args, shape));
+        const page = await ctx.services.runs.page(
+          filter,
+          { field, desc },
+          pageWindow(args, shape),
+          runPropertiesFor(info),
+        );
         return toConnection(page, shape, () => ctx.services.runs.count(filter));
       },
     },

@@ -91,10 +91,21 @@ export class RunsRepo {
     };
   }
 
-  page(filter: RunFilter, order: RunOrder, window: PageWindow): Promise<Page<TrainingRunRow>> {
+  /** A keyset page; with `properties`, only their columns are read (and id, always). */
+  page(
+    filter: RunFilter,
+    order: RunOrder,
+    window: PageWindow,
+    properties?: readonly (keyof TrainingRunRow)[],
+  ): Promise<Page<TrainingRunRow>> {
     const sort = SORT_EXPR[order.field];
     return keysetPage(
-      { rows: this.runs, alias: 'r', where: this.where(filter) },
+      {
+        rows: this.runs,
+        alias: 'r',
+        where: this.where(filter),
+        properties: properties && [...new Set<string>(['id', ...properties])].sort(),
+      },
       { ...sort, idExpr: 'r.id', desc: order.desc },
       window,
     );

@@ -25,6 +25,7 @@ import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError }
 import type { EventBus } from '../events/event-bus';
 import type { RunStatusEvent } from '../events/topics';
 import {
+  partialRunFromRow,
   runFromRow,
   taskInputFromRow,
   type RunMode,
@@ -117,13 +118,21 @@ export class RunsService {
     return row ? runFromRow(row) : null;
   }
 
-  /** A keyset page of runs, each with the position its cursor encodes. */
-  async page(filter: RunFilter, order: RunOrder, window: PageWindow): Promise<Page<Positioned<TrainingRun>>> {
-    const page = await this.repo.page(filter, order, window);
+  /**
+   * A keyset page of runs, each with the position its cursor encodes. With `properties`, only those
+   * are read and set (a list whose selection needs a few columns reads those alone).
+   */
+  async page(
+    filter: RunFilter,
+    order: RunOrder,
+    window: PageWindow,
+    properties?: readonly (keyof TrainingRun)[],
+  ): Promise<Page<Positioned<TrainingRun>>> {
+    const page = await this.repo.page(filter, order, window, properties && [...properties, order.field]);
     return {
       ...page,
       rows: page.rows.map((row) => ({
-        node: runFromRow(row),
+        node: properties ? partialRunFromRow(row, properties) : runFromRow(row),
         position: { value: order.field === 'createdAt' ? row.createdAt : row.avgReward, id: row.id },
       })),
     };

@@ -9,14 +9,14 @@ import { serveWorker } from '../worker';
 let app: App | null = null;
 
 serveWorker({
-  /** `limits` overrides defaults a scenario must set for itself (say, subscriptions per client address for a crowd). */
-  async start(p: { databasePath: string; limits?: Partial<LimitsConfig> }) {
+  /** A SQLite file (databasePath) or any DATABASE_URL (databaseUrl). `limits` overrides defaults a scenario must set for itself (say, subscriptions per client address for a crowd). */
+  async start(p: { databasePath?: string; databaseUrl?: string; limits?: Partial<LimitsConfig> }) {
     app = await createApp(
       makeConfig({
         port: 0,
         host: '127.0.0.1',
         logLevel: 'error',
-        database: parseDatabaseUrl(`sqlite:${p.databasePath}`),
+        database: parseDatabaseUrl(p.databaseUrl ?? `sqlite:${p.databasePath}`),
         limits: p.limits,
       }),
     );

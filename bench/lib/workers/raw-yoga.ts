@@ -1,20 +1,26 @@
-// Worker: the read scenario's baseline for the dashboard query, a minimal graphql-yoga server (yoga's
-// defaults, on node:http like Atelier) answering the same `runs(first:)` selection from raw
-// better-sqlite3 prepared statements: no ORM, no plugins, no auth, no limits. It does the work the
-// answer needs and nothing more: a keyset page (first + 1 rows, newest first) and a count, global ids,
-// the status enum, metrics parsed from their JSON text, dates as ISO strings.
+// Worker: the read scenario's baseline for the dashboard's runs list (web/src/queries.ts RUNS), a
+// minimal graphql-yoga server (yoga's defaults, on node:http like Atelier) answering the same
+// `runs(first:)` selection from raw better-sqlite3 prepared statements: no ORM, no plugins, no auth,
+// no limits. It does the work the answer needs and nothing more: a keyset page (first + 1 rows,
+// newest first) of the columns the answer needs and a count, global ids, the status and mode enums,
+// totalSteps, metrics parsed from their JSON text, dates as ISO strings, the first and last cursors.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import BetterSqlite3 from 'better-sqlite3';
 import { createSchema, createYoga } from 'graphql-yoga';
 
+import { totalSteps } from '../../../src/domain/dataset';
 import { encodeGlobalId } from '../../../src/graphql/global-id';
+import { cursorEncoder } from '../../../src/graphql/pagination';
 import { serveWorker } from '../worker';
 
 const typeDefs = /* GraphQL */ `
   type Query {
-    runs(first: Int): TrainingRunConnection!
+    runs(first: Int, filter: TrainingRunFilter, after: String, last: Int, before: String): TrainingRunConnection!
+  }
+  input TrainingRunFilter {
+    projectName: String
   }
   type TrainingRunConnection {
     totalCount: Int!
@@ -23,6 +29,9 @@ const typeDefs = /* GraphQL */ `
   }
   type PageInfo {
     hasNextPage: Boolean!
+    hasPreviousPage: Boolean!
+    startCursor: String
+    endCursor: String
   }
   type TrainingRunEdge {
     cursor: String!
@@ -38,8 +47,16 @@ const typeDefs = /* GraphQL */ `
     FAILED
     CANCELLED
   }
+  enum RunMode {
+    PIPELINE
+    TRACKED
+  }
   type TrainingRun {
     id: ID!
+    databaseId: Int!
+    mode: RunMode!
+    currentStep: Int
+    totalSteps: Int
     status: TrainingStatus!
     projectName: String!
     modelName: String!
@@ -60,12 +77,31 @@ const typeDefs = /* GraphQL */ `
 
 interface RunRow {
   id: number;
+  mode: string;
+  current_step: number | null;
+  num_examples: number;
+  num_epochs: number;
+  max_steps: number | null;
+  config: string | null;
   status: string;
   project_name: string;
   model_name: string;
   created_at: string;
   started_at: string | null;
   metrics: string | null;
+}
+
+/** Atelier's cursors for the newest-first list without a filter, so the answers are the same. */
+const cursor = cursorEncoder({
+  order: 'runs:createdAt:desc',
+  // Atelier's filter with nothing set: its fingerprint is that of {}.
+  query: {},
+  valueKind: 'string',
+});
+
+function groupsPerStep(config: string | null): number {
+  const pipeline = (config ? JSON.parse(config) : {}).pipeline as { groupsPerStep?: number } | undefined;
+  return pipeline?.groupsPerStep ?? 2;
 }
 
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
@@ -93,7 +129,7 @@ serveWorker({
   async start(p: { databasePath: string }) {
     db = new BetterSqlite3(p.databasePath, { readonly: true });
     const page = db.prepare(
-      'SELECT id, status, project_name, model_name, created_at, started_at, metrics FROM training_runs ORDER BY created_at DESC, id DESC LIMIT ?',
+      'SELECT id, mode, current_step, num_examples, num_epochs, max_steps, config, status, project_name, model_name, created_at, started_at, metrics FROM training_runs ORDER BY created_at DESC, id DESC LIMIT ?',
     );
     const count = db.prepare('SELECT COUNT(1) AS n FROM training_runs');
     yoga = createYoga({
@@ -110,29 +146,42 @@ serveWorker({
             FAILED: 'failed',
             CANCELLED: 'cancelled',
           },
+          RunMode: { PIPELINE: 'pipeline', TRACKED: 'tracked' },
           Query: {
             runs: (_root: unknown, args: { first?: number | null }) => {
               const first = args.first ?? 20;
               const rows = page.all(first + 1) as RunRow[];
+              const edges = rows.slice(0, first).map((r) => ({
+                node: {
+                  id: encodeGlobalId('TrainingRun', r.id),
+                  databaseId: r.id,
+                  mode: r.mode === 'pipeline' ? 'pipeline' : 'tracked',
+                  currentStep: r.current_step,
+                  totalSteps:
+                    r.mode === 'pipeline'
+                      ? totalSteps(r.num_examples, groupsPerStep(r.config), r.num_epochs, r.max_steps)
+                      : r.max_steps,
+                  status: r.status,
+                  projectName: r.project_name,
+                  modelName: r.model_name,
+                  createdAt: iso(r.created_at),
+                  startedAt: r.started_at === null ? null : iso(r.started_at),
+                  metrics: metrics(r.metrics),
+                },
+                cursor: () => cursor({ value: r.created_at, id: r.id }),
+              }));
               return {
-                edges: rows.slice(0, first).map((r) => ({
-                  node: {
-                    id: encodeGlobalId('TrainingRun', r.id),
-                    status: r.status,
-                    projectName: r.project_name,
-                    modelName: r.model_name,
-                    createdAt: iso(r.created_at),
-                    startedAt: r.started_at === null ? null : iso(r.started_at),
-                    metrics: metrics(r.metrics),
-                  },
-                  dbId: r.id,
-                })),
-                pageInfo: { hasNextPage: rows.length > first },
+                edges,
+                pageInfo: {
+                  hasNextPage: rows.length > first,
+                  hasPreviousPage: false,
+                  startCursor: () => edges[0]?.cursor() ?? null,
+                  endCursor: () => edges.at(-1)?.cursor() ?? null,
+                },
                 totalCount: () => (count.get() as { n: number }).n,
               };
             },
           },
-          TrainingRunEdge: { cursor: (e: { dbId: number }) => Buffer.from(String(e.dbId)).toString('base64url') },
         },
       }),
       graphqlEndpoint: '/graphql',
