@@ -52,13 +52,14 @@ const PAINTED = `new Promise((resolve) => {
   check();
 })`;
 
-/** Adds a metric point for every step 0…POINTS-1 to run 1, as recordMetrics stores them. */
+/** Adds a train metric point (and its loss/grad_norm value) for every step 0…POINTS-1 to run 1, as recordMetrics stores them. */
 function addHistory(path: string): void {
   const db = new BetterSqlite3(path);
   const insert = db.prepare(
-    `INSERT INTO metric_points (run_id, step, epoch, total_trajectories, avg_reward, min_reward, max_reward, reward_std, training_loss, "values", recorded_at)
-     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO metric_points (run_id, split, step, epoch, total_trajectories, avg_reward, min_reward, max_reward, reward_std, training_loss, recorded_at)
+     VALUES (1, 'train', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const value = db.prepare(`INSERT INTO metric_values (run_id, split, step, name, value) VALUES (1, 'train', ?, ?, ?)`);
   const base = Date.parse('2026-01-01T00:00:00.000Z');
   db.transaction(() => {
     for (let step = 0; step < POINTS; step++) {
@@ -72,9 +73,9 @@ function addHistory(path: string): void {
         avg + 0.15,
         0.08,
         1 / Math.sqrt(step + 1),
-        JSON.stringify({ grad_norm: 0.5 + 0.3 * Math.cos(step / 91) }),
         new Date(base + step * 60_000).toISOString().replace('Z', '+00:00'),
       );
+      value.run(step, 'loss/grad_norm', 0.5 + 0.3 * Math.cos(step / 91));
     }
   })();
   db.pragma('wal_checkpoint(TRUNCATE)');
