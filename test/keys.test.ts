@@ -11,6 +11,7 @@ import { parseKey } from '../src/auth/key-material';
 import { runKeysCli } from '../src/auth/keys-cli';
 import type { DatabaseConfig } from '../src/config';
 import { openDatabase } from '../src/db/data-source';
+import { migrations } from '../src/db/migrations';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl } from './helpers/postgres';
 
 const dir = mkdtempSync(join(tmpdir(), 'atelier-keys-'));
@@ -100,10 +101,22 @@ async function migrationMatchesEntity(config: DatabaseConfig) {
       'scope',
       'secret_hash',
     ]);
-    await db.writer.undoLastMigration({ transaction: 'each' });
+    const indexes = (await db.writer.createQueryRunner().getTable('api_keys'))!.indices;
+    expect(indexes.find((i) => i.name === 'UQ_api_keys_active_name')).toMatchObject({
+      columnNames: ['name'],
+      isUnique: true,
+    });
+    // Back to before api_keys, whatever migrations came after it (each reverts cleanly), and forward again.
+    for (
+      let undone = 0;
+      (await db.writer.createQueryRunner().hasTable('api_keys')) && undone < migrations.length;
+      undone++
+    )
+      await db.writer.undoLastMigration({ transaction: 'each' });
     expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(false);
     await db.writer.runMigrations({ transaction: 'each' });
     expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(true);
+    expect((await db.writer.driver.createSchemaBuilder().log()).upQueries).toEqual([]);
   } finally {
     await db.close();
   }
