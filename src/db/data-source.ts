@@ -14,6 +14,7 @@ import type { DatabaseConfig } from '../config';
 import { entities } from './entities';
 import { migrations } from './migrations';
 import { QueryCounter } from './query-counter';
+import { beginImmediately, type LockWait } from './sqlite-locking';
 import { ensureSqliteTriggers } from './sqlite-triggers';
 import { WriteQueue } from './write-queue';
 
@@ -34,7 +35,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter): DataSourceOptions {
+function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter, timeoutMs = 5000): DataSourceOptions {
   return {
     logger: counter,
     logging: counter ? ['query'] : false,
@@ -45,7 +46,7 @@ function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter):
     synchronize: false,
     readonly,
     enableWAL: !readonly,
-    timeout: 5000,
+    timeout: timeoutMs,
     statementCacheSize: 200,
     prepareDatabase: (db: { pragma(s: string): unknown }) => {
       db.pragma('foreign_keys = ON');
@@ -54,7 +55,14 @@ function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter):
   } as DataSourceOptions;
 }
 
-export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+export interface OpenOptions {
+  /** SQLite: how long a write waits for the lock another process holds (SQLITE_BUSY_TIMEOUT_SECONDS). */
+  busyTimeoutMs?: number;
+  /** SQLite: told when a write has to wait for another process. */
+  onLockWait?: (message: string) => void;
+}
+
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   if (config.kind === 'sqlite') {
     const path = config.path === ':memory:' ? config.path : resolve(config.path);
     if (path === ':memory:')
@@ -62,13 +70,17 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
         'DATABASE_URL: an in-memory SQLite database cannot be shared by the reader and writer; use a file',
       );
     mkdirSync(dirname(path), { recursive: true });
-    const writer = await new DataSource(sqliteOptions(path, false)).initialize();
+    const lockWait: LockWait = { timeoutMs: options.busyTimeoutMs ?? 30_000, onWait: options.onLockWait };
+    const writer = await new DataSource(sqliteOptions(path, false, undefined, lockWait.timeoutMs)).initialize();
     try {
+      beginImmediately(writer);
+      // Start-up may wait in SQLite (nothing else runs yet); from then on writes wait in the queue, asynchronously.
       await writer.runMigrations({ transaction: 'each' });
       await ensureSqliteTriggers(writer);
+      await writer.query('PRAGMA busy_timeout = 0');
       const counter = new QueryCounter();
       const reader = await new DataSource(sqliteOptions(path, true, counter)).initialize();
-      return assemble('sqlite', writer, reader, new WriteQueue(writer, true), counter);
+      return assemble('sqlite', writer, reader, new WriteQueue(writer, true, lockWait), counter);
     } catch (err) {
       await writer.destroy();
       throw err;
