@@ -119,3 +119,44 @@ describe('the server while another process holds the write lock', () => {
     expect((await s.gql(ListTrajectories, { runId: run.id })).trajectories.totalCount).toBe(1);
   });
 });
+
+describe('a server that writes without a break', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'atelier-lock-share-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lets go of the lock for a moment after 200 ms of back-to-back writes, so another process gets in', async () => {
+    const path = join(dir, 'share.sqlite');
+    const db = await openDatabase({ kind: 'sqlite', path });
+    const other = new Sqlite(path, { timeout: 0 });
+    try {
+      let probed!: (outcome: 'got the lock' | 'busy') => void;
+      const outcome = new Promise<'got the lock' | 'busy'>((resolve) => (probed = resolve));
+      // Another process tries for the lock once the first job has committed: its timer is due then, before
+      // anything the queue schedules with a delay, after anything it chains at once (the second job).
+      const probe = () => {
+        try {
+          other.exec('BEGIN IMMEDIATE');
+          other.exec('ROLLBACK');
+          probed('got the lock');
+        } catch {
+          probed('busy');
+        }
+      };
+      const first = db.writes.run(async (tx) => {
+        await tx.em.query('CREATE TABLE IF NOT EXISTS share_probe (x)');
+        await new Promise((resolve) => setTimeout(resolve, 250)); // a long stretch of writing
+        setTimeout(probe, 0);
+      });
+      // The second job holds the lock until the probe has tried: had it started at once, the probe finds it busy.
+      const second = db.writes.run(async (tx) => {
+        await tx.em.query('INSERT INTO share_probe VALUES (1)');
+        await outcome;
+      });
+      await Promise.all([first, second]);
+      expect(await outcome).toBe('got the lock');
+    } finally {
+      other.close();
+      await db.close();
+    }
+  });
+});

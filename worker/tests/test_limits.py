@@ -109,6 +109,9 @@ class LimitTests(unittest.TestCase):
                 (f"POST /v1/models/register HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n"
                  "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"name\":").encode()
             )
+            status, body = read_response(half_body)
+            self.assertEqual((status, body["error"]["code"]), (408, "timeout"))
+            self.assertIn("ATELIER_WORKER_SOCKET_TIMEOUT_SECONDS", body["error"]["message"])
             for sock in (idle, half_headers, half_body):
                 self.assertTrue(closed_by_peer(sock))
         # A training stream is not cut by the timeout: the socket is only waited on while reading or writing.
