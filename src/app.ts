@@ -43,7 +43,10 @@ export interface App {
 export async function createApp(config: Config): Promise<App> {
   const redactor: Redactor = createRedactor(secretsIn(config));
   const logger = createLogger(config.logLevel, redactor);
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, {
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    onLockWait: (message) => logger.warn(message),
+  });
   let events: EventBus;
   try {
     // Status events are stored before they are published: with Redis, the bus delivers any it finds stored but never received.

@@ -14,6 +14,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().min(1).default('sqlite:./data/atelier.sqlite'),
+  /** SQLite: how long a write waits for the file's lock while another process (`npm run keys`) holds it. */
+  SQLITE_BUSY_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   REDIS_URL: z.string().url().optional(),
   REDIS_PREFIX: z
     .string()
@@ -146,6 +148,8 @@ export interface Config {
   port: number;
   host: string;
   database: DatabaseConfig;
+  /** SQLite: how long a write waits for the lock another process holds before it fails. */
+  sqliteBusyTimeoutMs: number;
   redisUrl?: string;
   /** Namespaces Atelier's Redis channels, so deployments sharing a Redis stay apart. */
   redisPrefix: string;
@@ -234,6 +238,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     database: parseDatabaseUrl(e.DATABASE_URL),
+    sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_SECONDS * 1000,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     subscriptionBuffer: e.SUBSCRIPTION_BUFFER,

@@ -135,6 +135,11 @@ async function migrationMatchesEntity(config: DatabaseConfig) {
       'scope',
       'secret_hash',
     ]);
+    const indexes = (await db.writer.createQueryRunner().getTable('api_keys'))!.indices;
+    expect(indexes.find((i) => i.name === 'UQ_api_keys_active_name')).toMatchObject({
+      columnNames: ['name'],
+      isUnique: true,
+    });
     // A key made before keys had projects reaches every project once the column is added.
     const keys = new ApiKeysService(db, { lastUsedWriteIntervalMs: 60_000 });
     const scoped = await keys.create({ name: 'scoped', scope: 'read', projects: ['p'] });
@@ -155,6 +160,7 @@ async function migrationMatchesEntity(config: DatabaseConfig) {
     expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(false);
     await db.writer.runMigrations({ transaction: 'each' });
     expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(true);
+    expect((await db.writer.driver.createSchemaBuilder().log()).upQueries).toEqual([]);
   } finally {
     await db.close();
   }

@@ -81,6 +81,6 @@ describe.skipIf(!postgresUrl)(postgresSuiteTitle('self-fencing when the database
     // Never two training calls at once on the backend, and each step trained exactly once.
     expect(sims.art.overlaps).toBe(0);
     expect(sims.art.completedSteps('fence', run.trainedModelName!)).toEqual([0, 1]);
-    expect(a.output()).toMatch(/could not renew its lease for \d+ s; stopping before it expires/);
+    expect(a.output()).toMatch(/could not renew its lease for \d+ s; stopping 666 ms before it expires/);
   }, 90_000);
 });

@@ -9,7 +9,7 @@ import { ProjectScope } from '../domain/project-scope';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
 import { runRules } from '../runs/run.rules';
-import { ApiKeysRepo } from './api-keys.repo';
+import { ApiKeysRepo, isActiveNameConflict, lockKeyManagement } from './api-keys.repo';
 import { generateKey, hashSecret, parseKey, secretMatches } from './key-material';
 import { isScope, type Scope } from './scopes';
 
@@ -121,36 +121,42 @@ export class ApiKeysService {
     const projects = validateKeyProjects(input.projects);
     assertCreatorMayGrant(options.creator ?? ProjectScope.ALL, projects);
     const material = generateKey();
-    const row = await this.db.writes.run(async (tx) => {
-      const keys = tx.em.getRepository(ApiKeyEntity);
-      // While no admin key is active, only an admin key for every project: one scoped to projects could not manage the others.
-      if (
-        options.keepAdmin &&
-        !(scope === 'admin' && projects === null) &&
-        !(await keys.existsBy({ scope: 'admin', revokedAt: IsNull() }))
-      ) {
-        throw ValidationError.of(
-          'scope',
-          'first_key_admin',
-          'the first key must be an admin key (for every project): once a key exists keys are required, and with no admin key nobody could make or revoke keys through the API (or make this key with `npm run keys`)',
+    const taken = () =>
+      new ConflictError(`an active key named "${name}" already exists; revoke it first or choose another name`);
+    const row = await this.db.writes
+      .run(async (tx) => {
+        await lockKeyManagement(tx.em, this.db.kind);
+        const keys = tx.em.getRepository(ApiKeyEntity);
+        // While no admin key is active, only an admin key for every project: one scoped to projects could not manage the others.
+        if (
+          options.keepAdmin &&
+          !(scope === 'admin' && projects === null) &&
+          !(await keys.existsBy({ scope: 'admin', revokedAt: IsNull() }))
+        ) {
+          throw ValidationError.of(
+            'scope',
+            'first_key_admin',
+            'the first key must be an admin key (for every project): once a key exists keys are required, and with no admin key nobody could make or revoke keys through the API (or make this key with `npm run keys`)',
+          );
+        }
+        if (await keys.findOneBy({ name, revokedAt: IsNull() })) throw taken();
+        return keys.save(
+          keys.create({
+            keyId: material.keyId,
+            name,
+            scope,
+            secretHash: hashSecret(material.secret),
+            createdAt: new Date().toISOString(),
+            lastUsedAt: null,
+            revokedAt: null,
+            projects: projects === null ? null : JSON.stringify(projects),
+          }),
         );
-      }
-      if (await keys.findOneBy({ name, revokedAt: IsNull() })) {
-        throw new ConflictError(`an active key named "${name}" already exists; revoke it first or choose another name`);
-      }
-      return keys.save(
-        keys.create({
-          keyId: material.keyId,
-          name,
-          scope,
-          secretHash: hashSecret(material.secret),
-          createdAt: new Date().toISOString(),
-          lastUsedAt: null,
-          revokedAt: null,
-          projects: projects === null ? null : JSON.stringify(projects),
-        }),
-      );
-    });
+      })
+      .catch((err) => {
+        // The unique index is the last word (a writer that does not take the lock, e.g. an older version).
+        throw isActiveNameConflict(err) ? taken() : err;
+      });
     this.everMade = true;
     return { key: apiKeyFromRow(row), token: material.token };
   }
@@ -159,6 +165,7 @@ export class ApiKeysService {
   async revoke(idNameOrKey: string, options: { keepAdmin?: boolean; revoker?: ProjectScope } = {}): Promise<ApiKey> {
     const keyId = parseKey(idNameOrKey)?.keyId ?? (/^[0-9a-f]{16}$/.test(idNameOrKey) ? idNameOrKey : null);
     const row = await this.db.writes.run(async (tx) => {
+      await lockKeyManagement(tx.em, this.db.kind);
       const keys = tx.em.getRepository(ApiKeyEntity);
       const found = keyId
         ? await keys.findOneBy({ keyId })

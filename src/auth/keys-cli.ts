@@ -67,7 +67,11 @@ export async function runKeysCli(
   }
 
   const config = loadConfig(env);
-  const db = await openDatabase(config.database);
+  // The server may be writing: a command waits for the lock (and says so) rather than failing.
+  const db = await openDatabase(config.database, {
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    onLockWait: (message) => io.err(message),
+  });
   try {
     const keys = new ApiKeysService(db, { lastUsedWriteIntervalMs: config.auth.lastUsedWriteIntervalMs });
     if (command === 'create') {

@@ -197,7 +197,8 @@ export class LegacyArtRunBackend implements TrainingBackend {
         signal,
       );
     } catch (err) {
-      if (err instanceof ProviderError) throw new TrainingCallError(err.message, err.status, err.transient, lines > 0);
+      if (err instanceof ProviderError)
+        throw new TrainingCallError(err.message, err.status, err.transient, lines > 0, false, err.retryAfterMs);
       throw err;
     }
     return { step: null };

@@ -175,7 +175,8 @@ export class ServerlessBackend implements TrainingBackend {
       );
       job = (await res.json()) as { id?: unknown };
     } catch (err) {
-      if (err instanceof ProviderError) throw new TrainingCallError(err.message, err.status, err.transient, false);
+      if (err instanceof ProviderError)
+        throw new TrainingCallError(err.message, err.status, err.transient, false, false, err.retryAfterMs);
       if (err instanceof SyntaxError)
         throw new TrainingCallError(`${createWhat}: the answer is not JSON`, 200, false, true);
       throw err;

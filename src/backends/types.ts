@@ -85,8 +85,10 @@ export class TrainingCallError extends ProviderError {
     readonly started: boolean,
     /** The backend is still training this model (an earlier call's step): wait, then ask the step. */
     readonly busy = false,
+    /** The answer's Retry-After in milliseconds: the train stage waits this long before it tries again. */
+    retryAfterMs: number | null = null,
   ) {
-    super(message, status, transient);
+    super(message, status, transient, retryAfterMs);
     this.name = 'TrainingCallError';
   }
 }

@@ -243,7 +243,14 @@ export class WorkerBackend implements TrainingBackend {
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       // 409 busy: an earlier call whose connection broke still trains this model; the caller waits and asks the step.
-      throw new TrainingCallError(workerMessage(err), err.status, err.transient || isBusy(err), started, isBusy(err));
+      throw new TrainingCallError(
+        workerMessage(err),
+        err.status,
+        err.transient || isBusy(err),
+        started,
+        isBusy(err),
+        err.retryAfterMs,
+      );
     }
     if (!done) throw new TrainingCallError(`${what}: the stream ended without a done line`, null, true, true);
     return done;

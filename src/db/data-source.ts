@@ -20,6 +20,7 @@ import type { DatabaseConfig } from '../config';
 import { entities } from './entities';
 import { migrations } from './migrations';
 import { QueryCounter, type QueryTally } from './query-counter';
+import { beginImmediately, type LockWait } from './sqlite-locking';
 import { ensureSqliteTriggers } from './sqlite-triggers';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 import { WriteQueue } from './write-queue';
@@ -52,7 +53,7 @@ const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
 /** SQLite's own default, restored if the checkpoint thread fails. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 
-function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter): DataSourceOptions {
+function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter, timeoutMs = 5000): DataSourceOptions {
   return {
     logger: counter,
     logging: counter ? ['query'] : false,
@@ -63,7 +64,7 @@ function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter):
     synchronize: false,
     readonly,
     enableWAL: !readonly,
-    timeout: 5000,
+    timeout: timeoutMs,
     statementCacheSize: 200,
     prepareDatabase: (db: { pragma(s: string): unknown }) => {
       db.pragma('foreign_keys = ON');
@@ -76,7 +77,14 @@ function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter):
   } as DataSourceOptions;
 }
 
-export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+export interface OpenOptions {
+  /** SQLite: how long a write waits for the lock another process holds (SQLITE_BUSY_TIMEOUT_SECONDS). */
+  busyTimeoutMs?: number;
+  /** SQLite: told when a write has to wait for another process. */
+  onLockWait?: (message: string) => void;
+}
+
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   if (config.kind === 'sqlite') {
     const path = config.path === ':memory:' ? config.path : resolve(config.path);
     if (path === ':memory:')
@@ -84,9 +92,12 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
         'DATABASE_URL: an in-memory SQLite database cannot be shared by the reader and writer; use a file',
       );
     mkdirSync(dirname(path), { recursive: true });
-    const writer = await new DataSource(sqliteOptions(path, false)).initialize();
+    const lockWait: LockWait = { timeoutMs: options.busyTimeoutMs ?? 30_000, onWait: options.onLockWait };
+    const writer = await new DataSource(sqliteOptions(path, false, undefined, lockWait.timeoutMs)).initialize();
     let checkpointer: WalCheckpointer | undefined;
     try {
+      beginImmediately(writer);
+      // Start-up may wait in SQLite (nothing else runs yet); from then on writes wait in the queue, asynchronously.
       await writer.runMigrations({ transaction: 'each' });
       await ensureSqliteTriggers(writer);
       const connection = (writer.driver as unknown as { databaseConnection: { pragma(s: string): unknown } })
@@ -101,9 +112,10 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
         return undefined;
       });
       if (checkpointer) connection.pragma('wal_autocheckpoint = 0');
+      await writer.query('PRAGMA busy_timeout = 0');
       const counter = new QueryCounter();
       const reader = await new DataSource(sqliteOptions(path, true, counter)).initialize();
-      return assemble('sqlite', writer, reader, new WriteQueue(writer, true), counter, checkpointer);
+      return assemble('sqlite', writer, reader, new WriteQueue(writer, true, lockWait), counter, checkpointer);
     } catch (err) {
       await checkpointer?.stop();
       await writer.destroy();

@@ -2,7 +2,14 @@
 // at a time (one writer, one shared connection), on PostgreSQL they run concurrently on pooled
 // connections. Callbacks registered with afterCommit run once the transaction has committed, in
 // commit order, and never when it rolls back: that is where events are published.
+//
+// On SQLite the file's write lock is shared with other processes (`npm run keys`): a transaction
+// that finds it held waits for it without blocking the event loop (sqlite-locking.ts), and a queue
+// that has written without a break for a while leaves the lock free for a moment, so another
+// process polling for it gets in instead of waiting out a long ingestion.
 import type { DataSource, EntityManager } from 'typeorm';
+
+import { whenUnlocked, type LockWait } from './sqlite-locking';
 
 export interface WriteTx {
   em: EntityManager;
@@ -10,20 +17,36 @@ export interface WriteTx {
   afterCommit(fn: () => void): void;
 }
 
+/** After this long of back-to-back SQLite writes, the queue lets go of the lock for BREAK_MS. */
+const HOLD_MS = 200;
+const BREAK_MS = 10;
+
 export class WriteQueue {
   private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private busySince = 0;
+  private idle = true;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly serialize: boolean,
+    /** SQLite: how a transaction waits for a lock another process holds. */
+    private readonly lockWait?: LockWait,
   ) {}
 
   run<T>(job: (tx: WriteTx) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the database is closing'));
     if (!this.serialize) return this.execute(job);
-    const result = this.tail.then(() => this.execute(job));
-    this.tail = result.catch(() => undefined);
+    const result = this.tail.then(async () => {
+      await this.shareTheLock();
+      try {
+        return await (this.lockWait ? whenUnlocked(() => this.execute(job), this.lockWait) : this.execute(job));
+      } finally {
+        this.idle = this.tail === settled;
+      }
+    });
+    const settled: Promise<unknown> = result.catch(() => undefined);
+    this.tail = settled;
     return result;
   }
 
@@ -31,6 +54,17 @@ export class WriteQueue {
   async drain(): Promise<void> {
     this.closed = true;
     await this.tail;
+  }
+
+  private async shareTheLock(): Promise<void> {
+    const now = Date.now();
+    if (this.idle) {
+      this.idle = false;
+      this.busySince = now;
+    } else if (this.lockWait && now - this.busySince >= HOLD_MS) {
+      await new Promise((resolve) => setTimeout(resolve, BREAK_MS));
+      this.busySince = Date.now();
+    }
   }
 
   private async execute<T>(job: (tx: WriteTx) => Promise<T>): Promise<T> {

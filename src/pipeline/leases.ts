@@ -38,3 +38,34 @@ export class Leases {
     return this.db.writes.run((tx) => voidLeases(tx.em));
   }
 }
+
+/**
+ * Self-fencing (#23): an instance that cannot renew a lease must stop driving the run before the
+ * lease can run out, because from that moment another instance may take the run over. The fence is
+ * armed at each claim or renewal, for `marginMs` before the lease it wrote expires (counted from
+ * before the write was sent, so never later than the database's expiry), and fires on its own timer,
+ * not at the next renewal tick: a check made only at renewal ticks fired anywhere between a full
+ * interval and no time at all before expiry, depending on how the ticks fell against the claim.
+ */
+export class LeaseFence {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly ttlMs: number,
+    readonly marginMs: number,
+    private readonly onFence: (lastRenewedAt: number) => void,
+  ) {}
+
+  /** The lease was claimed or renewed by a write sent at `at` (ms since the epoch). */
+  renewed(at: number): void {
+    this.cancel();
+    const fenceAt = at + this.ttlMs - this.marginMs;
+    this.timer = setTimeout(() => this.onFence(at), Math.max(0, fenceAt - Date.now()));
+    this.timer.unref?.();
+  }
+
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

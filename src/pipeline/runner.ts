@@ -11,13 +11,13 @@ import type { RunStatusEvent } from '../events/topics';
 import type { TrainingRun } from '../runs/run.model';
 import type { PipelineDeps } from './deps';
 import { RunExecution } from './execution';
-import { Leases } from './leases';
+import { LeaseFence, Leases } from './leases';
 
 const POLL_MS = 1000;
 
 export class PipelineRunner {
-  /** Runs executing here, with when their lease was last claimed or renewed (the lease runs out leaseTtlMs later). */
-  private readonly executing = new Map<number, { execution: RunExecution; done: Promise<void>; renewedAt: number }>();
+  /** Runs executing here, each with the fence that stops it before its lease can run out. */
+  private readonly executing = new Map<number, { execution: RunExecution; done: Promise<void>; fence: LeaseFence }>();
   private readonly leases: Leases;
   private timer: NodeJS.Timeout | null = null;
   private renewTimer: NodeJS.Timeout | null = null;
@@ -39,6 +39,18 @@ export class PipelineRunner {
 
   private get renewEveryMs(): number {
     return Math.max(100, Math.floor(this.deps.config.leaseTtlMs / 3));
+  }
+
+  /**
+   * How long before its lease can expire a run that could not be renewed is stopped: one renewal
+   * interval (a third of LEASE_TTL_SECONDS, 10 s by default). It must cover this instance's timer
+   * firing late (a busy event loop), clock skew between instances (the next owner compares the
+   * expiry with its own clock) and the abort reaching the backend (closing the socket: milliseconds);
+   * see the README's multi-instance section. A run is stopped only after a renewal failed or went
+   * unanswered for a whole interval.
+   */
+  private get fenceMarginMs(): number {
+    return this.renewEveryMs;
   }
 
   get instanceId(): string {
@@ -119,38 +131,37 @@ export class PipelineRunner {
       .then(() => this.leases.release(run.id))
       .catch((err) => this.deps.logger.warn(`run ${run.id}: could not release its lease: ${err.message}`))
       .finally(() => {
+        fence.cancel();
         this.executing.delete(run.id);
         this.wake();
       });
-    this.executing.set(run.id, { execution, done, renewedAt: claimedAt });
+    const fence = new LeaseFence(this.deps.config.leaseTtlMs, this.fenceMarginMs, (renewedAt) => {
+      this.deps.logger.error(
+        `run ${run.id}: could not renew its lease for ${Math.round((Date.now() - renewedAt) / 1000)} s; stopping ${fence.marginMs} ms before it expires so another instance can take over alone`,
+      );
+      execution.stop('lease-lost');
+    });
+    fence.renewed(claimedAt);
+    this.executing.set(run.id, { execution, done, fence });
   }
 
   /**
    * Keeps this instance's leases alive; a run whose lease cannot be renewed is dropped at once. An
-   * instance that cannot reach the database at all fences itself: it stops a run before the lease it
-   * last renewed can expire, so no other instance that takes the run over ever trains beside it.
+   * instance that cannot reach the database at all fences itself: each run's LeaseFence stops it
+   * fenceMarginMs before the lease it last renewed can expire, so no other instance that takes the
+   * run over ever trains beside it.
    */
   private async renewAll(): Promise<void> {
-    const ttl = this.deps.config.leaseTtlMs;
-    for (const [runId, running] of this.executing) {
-      // Checked before any renewal is awaited: a database that hangs must not delay the fence.
-      if (Date.now() + this.renewEveryMs >= running.renewedAt + ttl) {
-        this.deps.logger.error(
-          `run ${runId}: could not renew its lease for ${Math.round((Date.now() - running.renewedAt) / 1000)} s; stopping before it expires so another instance can take over alone`,
-        );
-        running.execution.stop('lease-lost');
-      }
-    }
     for (const [runId, running] of this.executing) {
       try {
         const attemptedAt = Date.now();
-        if (await this.leases.renew(runId)) running.renewedAt = attemptedAt;
+        if (await this.leases.renew(runId)) running.fence.renewed(attemptedAt);
         else {
           this.deps.logger.warn(`run ${runId}: lease lost or run ended elsewhere; stopping here`);
           running.execution.stop('lease-lost');
         }
       } catch (err) {
-        // The database is unreachable: the fence above stops the run before its lease runs out.
+        // The database is unreachable: the run's fence stops it before its lease runs out.
         this.deps.logger.warn(`run ${runId}: could not renew its lease: ${err instanceof Error ? err.message : err}`);
       }
     }

@@ -25,6 +25,8 @@ export class ProviderError extends Error {
     message: string,
     readonly status: number | null,
     readonly transient: boolean,
+    /** The answer's Retry-After, in milliseconds: whoever retries the call waits this long (#23). */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
     this.name = 'ProviderError';
@@ -64,6 +66,22 @@ export function retryAfterMs(header: string | null): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
+/**
+ * The one backoff rule of every outside call, the HTTP retries here and the training retries of the
+ * train stage alike: the server's Retry-After when it sent one (capped at maxDelayMs), otherwise
+ * exponential backoff with full jitter, `random() * base * 2^failures` (`failures` counts from 0).
+ */
+export function retryDelayMs(
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+  failures: number,
+  retryAfter: number | null,
+  random: () => number = Math.random,
+): number {
+  const max = policy.maxDelayMs ?? 60_000;
+  if (retryAfter !== null) return Math.min(max, retryAfter);
+  return Math.min(max, random() * policy.baseDelayMs * 2 ** Math.min(failures, 16));
+}
+
 function isTransientStatus(status: number): boolean {
   return status === 429 || status === 408 || status >= 500;
 }
@@ -79,7 +97,6 @@ export async function callWithRetry(url: string, init: RequestInit, opts: CallOp
     if (opts.signal?.aborted) throw new AbortedError(opts.signal.reason);
     const timeout = AbortSignal.timeout(opts.timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-    let delay = Math.min(maxDelayMs, Math.random() * baseDelayMs * 2 ** (attempt - 1));
     try {
       const res = await fetch(url, { ...init, signal });
       if (res.ok) return res;
@@ -88,10 +105,9 @@ export async function callWithRetry(url: string, init: RequestInit, opts: CallOp
         `${opts.what}: HTTP ${res.status}${body ? `: ${body}` : ''}`,
         res.status,
         isTransientStatus(res.status),
+        retryAfterMs(res.headers.get('retry-after')),
       );
       if (!error.transient) throw error;
-      const after = retryAfterMs(res.headers.get('retry-after'));
-      if (after !== null) delay = Math.min(maxDelayMs, after);
       lastError = error;
     } catch (err) {
       if (opts.signal?.aborted) throw new AbortedError(opts.signal.reason);
@@ -106,11 +122,12 @@ export async function callWithRetry(url: string, init: RequestInit, opts: CallOp
       );
     }
     if (attempt < attempts) {
+      const delay = retryDelayMs({ baseDelayMs, maxDelayMs }, attempt - 1, lastError.retryAfterMs);
       opts.onRetry?.(lastError.message, delay);
       await pause(delay, opts.signal);
     }
   }
-  // A single attempt (the caller retries itself, e.g. training) keeps the failure's own transience.
+  // A single attempt (the caller retries itself, e.g. training) keeps the failure's own transience and Retry-After.
   if (attempts === 1) throw lastError!;
   throw new ProviderError(`${lastError!.message} (gave up after ${attempts} attempts)`, lastError!.status, false);
 }

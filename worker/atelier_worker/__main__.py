@@ -25,10 +25,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--heartbeat-seconds", type=float,
                         default=float(os.environ.get("ATELIER_WORKER_HEARTBEAT_SECONDS", "15")),
                         help="during training, send a heartbeat line after this many quiet seconds (default 15)")
+    parser.add_argument("--max-body-bytes", type=int,
+                        default=int(os.environ.get("ATELIER_WORKER_MAX_BODY_BYTES", str(128 * 1024 * 1024))),
+                        help="largest request body accepted, checked from Content-Length before reading (default 128 MiB)")
+    parser.add_argument("--max-connections", type=int,
+                        default=int(os.environ.get("ATELIER_WORKER_MAX_CONNECTIONS", "32")),
+                        help="connections served at once; more are answered 503 and closed (default 32)")
+    parser.add_argument("--socket-timeout-seconds", type=float,
+                        default=float(os.environ.get("ATELIER_WORKER_SOCKET_TIMEOUT_SECONDS", "30")),
+                        help="an idle or half-sent connection is closed after this long without progress (default 30)")
     args = parser.parse_args(argv)
     token = args.token if args.token is not None else os.environ.get("ATELIER_WORKER_TOKEN") or None
     if args.heartbeat_seconds <= 0:
         parser.error("--heartbeat-seconds must be positive")
+    if args.max_body_bytes < 1024:
+        parser.error("--max-body-bytes must be at least 1024")
+    if args.max_connections < 1:
+        parser.error("--max-connections must be at least 1")
+    if args.socket_timeout_seconds <= 0:
+        parser.error("--socket-timeout-seconds must be positive")
 
     # SIGTERM shuts down like Ctrl-C so ART's backend gets closed.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
@@ -38,7 +53,9 @@ def main(argv: list[str] | None = None) -> int:
 
     driver = ArtDriver(args.art_path)
     try:
-        serve(driver, host=args.host, port=args.port, token=token, heartbeat_seconds=args.heartbeat_seconds)
+        serve(driver, host=args.host, port=args.port, token=token, heartbeat_seconds=args.heartbeat_seconds,
+              max_body_bytes=args.max_body_bytes, max_connections=args.max_connections,
+              socket_timeout=args.socket_timeout_seconds)
     except KeyboardInterrupt:
         pass
     return 0

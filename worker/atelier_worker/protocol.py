@@ -42,6 +42,9 @@ def parse_json_object(raw: bytes) -> dict[str, Any]:
         value = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(400, "invalid_json", f"body: not valid JSON ({exc})") from None
+    except RecursionError:
+        # json's parser recurses per bracket: `[` nested 100,000 deep used to answer 500.
+        raise ProtocolError(400, "too_deep", "body: nested too deeply to parse") from None
     if not isinstance(value, dict):
         raise ProtocolError(400, "invalid_json", "body: must be a JSON object")
     return value

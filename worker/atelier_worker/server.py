@@ -12,6 +12,7 @@ import asyncio
 import hmac
 import json
 import queue
+import socket
 import sys
 import threading
 import time
@@ -29,14 +30,27 @@ from .protocol import (
     validate_train,
 )
 
-MAX_BODY_BYTES = 512 * 1024 * 1024
+# Defaults of the limits (flags and environment variables in __main__.py; PROTOCOL.md lists them).
+MAX_BODY_BYTES = 128 * 1024 * 1024
+MAX_CONNECTIONS = 32
+SOCKET_TIMEOUT_SECONDS = 30.0
+# What an unauthenticated request's body may be drained to keep its connection clean; larger ones are cut.
+UNAUTHENTICATED_DRAIN_BYTES = 64 * 1024
 
 
 class WorkerState:
-    def __init__(self, driver: Any, *, token: str | None, heartbeat_seconds: float) -> None:
+    def __init__(
+        self,
+        driver: Any,
+        *,
+        token: str | None,
+        heartbeat_seconds: float,
+        max_body_bytes: int = MAX_BODY_BYTES,
+    ) -> None:
         self.driver = driver
         self.token = token or None
         self.heartbeat_seconds = heartbeat_seconds
+        self.max_body_bytes = max_body_bytes
         self.loop = asyncio.new_event_loop()
         self.loop_thread = threading.Thread(target=self._run_loop, name="art-loop", daemon=True)
         self._busy: set[tuple[str, str]] = set()
@@ -65,10 +79,52 @@ class WorkerState:
             self._busy.discard(key)
 
 
-def make_handler(state: WorkerState) -> type[BaseHTTPRequestHandler]:
+class BoundedServer(ThreadingHTTPServer):
+    """A thread per connection, at most ``max_connections`` at once: the next one is answered 503 and closed
+    from the accepting thread, so a flood of idle or half-sent connections cannot hold every thread."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], max_connections: int) -> None:
+        super().__init__(address, handler)
+        self.max_connections = max_connections
+        self._slots = threading.BoundedSemaphore(max_connections)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            body = dumps({"error": {"code": "too_many_connections",
+                                    "message": f"the worker serves at most {self.max_connections} connections at once "
+                                               "(--max-connections, ATELIER_WORKER_MAX_CONNECTIONS)"}})
+            try:
+                request.settimeout(1.0)
+                request.sendall(
+                    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+                    + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body
+                )
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+
+def make_handler(state: WorkerState, *, socket_timeout: float = SOCKET_TIMEOUT_SECONDS) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = f"atelier-worker/{__version__}"
+        # Every read and write on the socket: an idle keep-alive connection, a request sent half-way or a
+        # client that stops reading a training stream is dropped after this long without progress.
+        timeout = socket_timeout
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
             sys.stderr.write(f"[atelier-worker] {self.address_string()} {format % args}\n")
@@ -86,19 +142,53 @@ def make_handler(state: WorkerState) -> type[BaseHTTPRequestHandler]:
         def _send_error(self, err: ProtocolError) -> None:
             self._send_json(err.status, err.body())
 
-        def _read_body(self) -> bytes:
+        def _body_length(self) -> int:
+            """The declared body length, checked against the cap before a byte of the body is read."""
             length = self.headers.get("Content-Length")
             if length is None:
                 if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+                    self.close_connection = True
                     raise ProtocolError(411, "length_required", "body: send a Content-Length header")
-                return b""
+                return 0
             try:
                 n = int(length)
             except ValueError:
+                self.close_connection = True
                 raise ProtocolError(400, "invalid_request", "Content-Length: not an integer") from None
-            if n < 0 or n > MAX_BODY_BYTES:
-                raise ProtocolError(413, "too_large", f"body: larger than {MAX_BODY_BYTES} bytes")
-            return self.rfile.read(n)
+            if n < 0 or n > state.max_body_bytes:
+                self.close_connection = True  # the body is never read: the connection cannot be reused
+                raise ProtocolError(
+                    413, "too_large",
+                    f"body: {n} bytes exceed the limit of {state.max_body_bytes} "
+                    "(--max-body-bytes, ATELIER_WORKER_MAX_BODY_BYTES)",
+                )
+            return n
+
+        def _read_body(self) -> bytes:
+            n = self._body_length()
+            try:
+                return self.rfile.read(n)
+            except (TimeoutError, socket.timeout):
+                self.close_connection = True
+                raise ProtocolError(
+                    408, "timeout",
+                    f"body: not received within {socket_timeout:g} s "
+                    "(--socket-timeout-seconds, ATELIER_WORKER_SOCKET_TIMEOUT_SECONDS)",
+                ) from None
+
+        def _refuse_unauthenticated(self) -> None:
+            """401 from the headers alone. A small body is drained so the connection stays usable; a larger
+            one is never read: the connection is closed instead."""
+            length = self.headers.get("Content-Length", "0")
+            n = int(length) if length.isdigit() else -1
+            if 0 <= n <= UNAUTHENTICATED_DRAIN_BYTES and "chunked" not in self.headers.get("Transfer-Encoding", "").lower():
+                try:
+                    self.rfile.read(n)
+                except OSError:
+                    self.close_connection = True
+            else:
+                self.close_connection = True
+            raise ProtocolError(401, "unauthorized", "Authorization: a valid bearer token is required")
 
         def _authorized(self) -> bool:
             if state.token is None:
@@ -136,14 +226,16 @@ def make_handler(state: WorkerState) -> type[BaseHTTPRequestHandler]:
                 self._route_error("POST")
                 return
             try:
+                # Who is calling is decided from the headers, before any of the body is read.
                 if not self._authorized():
-                    # Drain the body so the connection stays usable.
-                    self._read_body()
-                    raise ProtocolError(401, "unauthorized", "Authorization: a valid bearer token is required")
+                    self._refuse_unauthenticated()
                 body = parse_json_object(self._read_body())
                 handler(body)
             except ProtocolError as err:
                 self._send_error(err)
+            except RecursionError:
+                # A body that parses but nests too deeply for what is done with it is the caller's mistake.
+                self._send_error(ProtocolError(400, "too_deep", "body: nested too deeply"))
             except Exception as exc:  # ART failed: report it, keep serving
                 self.log_message("error: %s", repr(exc))
                 self._send_json(500, {"error": {"code": "art_error", "message": f"{type(exc).__name__}: {exc}"}})
@@ -260,11 +352,20 @@ def make_handler(state: WorkerState) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def serve(driver: Any, *, host: str, port: int, token: str | None, heartbeat_seconds: float) -> None:
-    state = WorkerState(driver, token=token, heartbeat_seconds=heartbeat_seconds)
+def serve(
+    driver: Any,
+    *,
+    host: str,
+    port: int,
+    token: str | None,
+    heartbeat_seconds: float,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    max_connections: int = MAX_CONNECTIONS,
+    socket_timeout: float = SOCKET_TIMEOUT_SECONDS,
+) -> None:
+    state = WorkerState(driver, token=token, heartbeat_seconds=heartbeat_seconds, max_body_bytes=max_body_bytes)
     state.start()
-    httpd = ThreadingHTTPServer((host, port), make_handler(state))
-    httpd.daemon_threads = True
+    httpd = BoundedServer((host, port), make_handler(state, socket_timeout=socket_timeout), max_connections)
     bound_host, bound_port = httpd.server_address[:2]
     print(
         json.dumps(

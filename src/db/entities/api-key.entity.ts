@@ -33,5 +33,9 @@ export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
     revokedAt: { name: 'revoked_at', type: 'varchar', length: 32, nullable: true },
     projects: { type: 'text', nullable: true },
   },
-  indices: [{ name: 'IDX_api_keys_name', columns: ['name', 'id'] }],
+  indices: [
+    { name: 'IDX_api_keys_name', columns: ['name', 'id'] },
+    // One active key per name (migration 1796062000000).
+    { name: 'UQ_api_keys_active_name', columns: ['name'], unique: true, where: 'revoked_at IS NULL' },
+  ],
 });

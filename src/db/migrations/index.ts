@@ -3,6 +3,7 @@ import { Pipeline1796045000000 } from './1796045000000-pipeline';
 import { SeedDerivedColumns1796050000000 } from './1796050000000-seed-derived-columns';
 import { Leases1796055000000 } from './1796055000000-leases';
 import { ApiKeys1796060000000 } from './1796060000000-api-keys';
+import { ApiKeyActiveNames1796062000000 } from './1796062000000-api-key-active-names';
 import { KeyProjects1796063000000 } from './1796063000000-key-projects';
 import { ArtRecords1796065000000 } from './1796065000000-art-records';
 
@@ -13,6 +14,7 @@ export const migrations = [
   SeedDerivedColumns1796050000000,
   Leases1796055000000,
   ApiKeys1796060000000,
+  ApiKeyActiveNames1796062000000,
   KeyProjects1796063000000,
   ArtRecords1796065000000,
 ];

@@ -19,7 +19,7 @@ import type { TrajectoryRow } from '../../db/entities';
 import { parseJsonObject } from '../../db/json';
 import { GRADIENT_STEPS_KEY, LOSS_KEY } from '../../domain/train-metrics';
 import { ConflictError } from '../../errors';
-import { pause } from '../../providers/http';
+import { pause, retryDelayMs } from '../../providers/http';
 import type { TrainingRun } from '../../runs/run.model';
 import { messagesFromJson } from '../../trajectories/trajectory.model';
 import type { StageContext } from './context';
@@ -94,13 +94,16 @@ export async function train(
         );
         return { lines, step: saved, groups: groups.length };
       }
-      const delay = Math.min(60_000, Math.random() * deps.config.retryBaseMs * 2 ** Math.min(failures, 16));
+      // The same rule as every other call (providers/http.ts): the backend's Retry-After, else jittered backoff.
+      const delay = retryDelayMs({ baseDelayMs: deps.config.retryBaseMs }, failures, err.retryAfterMs);
+      const why = err.retryAfterMs !== null ? ' (its Retry-After)' : '';
       if (err.busy) {
         // Still training an earlier call's step: wait (the stall watchdog bounds this), then ask again.
+        const wait = err.retryAfterMs ?? Math.min(5000, deps.config.retryBaseMs * 2 ** Math.min(busyWaits++, 6));
         deps.logger.warn(
-          `run ${run.id}: backend ${backend.name} is still training step ${step} from an earlier call; waiting`,
+          `run ${run.id}: backend ${backend.name} is still training step ${step} from an earlier call; asking again in ${Math.round(wait)} ms${why}`,
         );
-        await pause(Math.min(5000, deps.config.retryBaseMs * 2 ** Math.min(busyWaits++, 6)), ctx.signal);
+        await pause(wait, ctx.signal);
         continue;
       }
       if (++failures >= attempts)
@@ -112,12 +115,12 @@ export async function train(
         );
       if (err.started) {
         deps.logger.warn(
-          `run ${run.id}: training step ${step} broke off after ${lines.length} gradient steps (${deps.redact(err.message)}); backend ${backend.name} did not save it, training it again`,
+          `run ${run.id}: training step ${step} broke off after ${lines.length} gradient steps (${deps.redact(err.message)}); backend ${backend.name} did not save it, training it again in ${Math.round(delay)} ms${why}`,
         );
         await deps.metrics.clearGradientSteps(run.id, step, ctx.guard('training'));
       } else {
         deps.logger.warn(
-          `run ${run.id}: training step ${step} could not start (${deps.redact(err.message)}); trying again in ${Math.round(delay)} ms`,
+          `run ${run.id}: training step ${step} could not start (${deps.redact(err.message)}); trying again in ${Math.round(delay)} ms${why}`,
         );
       }
       await pause(delay, ctx.signal);
