@@ -47,6 +47,10 @@ export interface KeysetSource<T> {
   alias: string;
   /** The filter's conditions (ANDed), their values added to `params` in the order they appear. */
   where(params: SqlParams): string[];
+  /** The FROM clause when it is more than the table under `alias` (a join); its values come before where's. */
+  from?(params: SqlParams): string;
+  /** Further select items beside the row's columns (e.g. a joined sort value). */
+  select?: string;
 }
 
 type Segment = { nulls: boolean; from?: Position; reverse: boolean };
@@ -103,6 +107,7 @@ async function readSegment<T extends ObjectLiteral>(
   const cmp = desc ? '<' : '>';
   const dir = desc ? 'DESC' : 'ASC';
   const params = new SqlParams(source.rows.kind);
+  const from = source.from ? source.from(params) : `${source.rows.table} ${source.alias}`;
   const where = source.where(params);
   let order: string;
   if (seg.nulls) {
@@ -116,6 +121,7 @@ async function readSegment<T extends ObjectLiteral>(
     order = `${sort.expr} ${dir}, ${sort.idExpr} ${dir}`;
   }
   const { rows, alias } = source;
-  const sql = `SELECT ${rows.columns(alias)} FROM ${rows.table} ${alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${Math.trunc(limit)}`;
+  const select = source.select ? `${rows.columns(alias)}, ${source.select}` : rows.columns(alias);
+  const sql = `SELECT ${select} FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${Math.trunc(limit)}`;
   return rows.all(sql, params.values);
 }

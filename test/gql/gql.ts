@@ -52,6 +52,11 @@ type Documents = {
     "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n": typeof types.ListApiKeysDocument,
     "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
+    "\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.SearchUpdateRunDocument,
+    "\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n": typeof types.SearchRunIdentityDocument,
+    "\n  mutation SearchRecordSplit($runId: ID!, $split: String!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on Error { message }\n    }\n  }\n": typeof types.SearchRecordSplitDocument,
+    "\n  query SearchSummary($id: ID!, $split: String) {\n    run(id: $id) { summary(split: $split) { split name last min max step } }\n  }\n": typeof types.SearchSummaryDocument,
+    "\n  query SearchRuns($query: String, $first: Int, $after: String, $orderBy: TrainingRunOrder) {\n    runs(filter: { query: $query }, first: $first, after: $after, orderBy: $orderBy) {\n      totalCount\n      edges { node { id name } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.SearchRunsDocument,
 };
 const documents: Documents = {
     "\n  mutation CreateTrackedRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { id status projectName } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.CreateTrackedRunDocument,
@@ -92,6 +97,11 @@ const documents: Documents = {
     "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n": types.ListApiKeysDocument,
     "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": types.RevokeApiKeyDocument,
+    "\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.SearchUpdateRunDocument,
+    "\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n": types.SearchRunIdentityDocument,
+    "\n  mutation SearchRecordSplit($runId: ID!, $split: String!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on Error { message }\n    }\n  }\n": types.SearchRecordSplitDocument,
+    "\n  query SearchSummary($id: ID!, $split: String) {\n    run(id: $id) { summary(split: $split) { split name last min max step } }\n  }\n": types.SearchSummaryDocument,
+    "\n  query SearchRuns($query: String, $first: Int, $after: String, $orderBy: TrainingRunOrder) {\n    runs(filter: { query: $query }, first: $first, after: $after, orderBy: $orderBy) {\n      totalCount\n      edges { node { id name } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.SearchRunsDocument,
 };
 
 /**
@@ -260,6 +270,26 @@ export function graphql(source: "\n  mutation CreateApiKey($name: String!, $scop
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n"): (typeof documents)["\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SearchRecordSplit($runId: ID!, $split: String!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation SearchRecordSplit($runId: ID!, $split: String!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SearchSummary($id: ID!, $split: String) {\n    run(id: $id) { summary(split: $split) { split name last min max step } }\n  }\n"): (typeof documents)["\n  query SearchSummary($id: ID!, $split: String) {\n    run(id: $id) { summary(split: $split) { split name last min max step } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SearchRuns($query: String, $first: Int, $after: String, $orderBy: TrainingRunOrder) {\n    runs(filter: { query: $query }, first: $first, after: $after, orderBy: $orderBy) {\n      totalCount\n      edges { node { id name } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query SearchRuns($query: String, $first: Int, $after: String, $orderBy: TrainingRunOrder) {\n    runs(filter: { query: $query }, first: $first, after: $after, orderBy: $orderBy) {\n      totalCount\n      edges { node { id name } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
