@@ -19,6 +19,7 @@ type Documents = {
     "\n  query RunsPage($filter: TrainingRunFilter, $first: Int, $after: String) {\n    runs(filter: $filter, first: $first, after: $after) {\n      totalCount\n      edges { cursor node { id status projectName } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.RunsPageDocument,
     "\n  query BestTrajectories($runId: ID!, $first: Int, $after: String) {\n    run(id: $runId) {\n      id\n      trajectories(orderBy: { field: REWARD, direction: DESC }, first: $first, after: $after) {\n        edges { cursor node { id reward } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": typeof types.BestTrajectoriesDocument,
     "\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n": typeof types.RunStatusChangedDocument,
+    "\n  mutation DashboardSearchRecordVal($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: \"val\", points: $points) {\n      __typename\n    }\n  }\n": typeof types.DashboardSearchRecordValDocument,
     "\n  query DashboardTestServerInfo { server { simulated version } }\n": typeof types.DashboardTestServerInfoDocument,
     "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n": typeof types.DashboardTestTotalStepsDocument,
     "\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n": typeof types.DemoRunCheckDocument,
@@ -64,6 +65,7 @@ const documents: Documents = {
     "\n  query RunsPage($filter: TrainingRunFilter, $first: Int, $after: String) {\n    runs(filter: $filter, first: $first, after: $after) {\n      totalCount\n      edges { cursor node { id status projectName } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.RunsPageDocument,
     "\n  query BestTrajectories($runId: ID!, $first: Int, $after: String) {\n    run(id: $runId) {\n      id\n      trajectories(orderBy: { field: REWARD, direction: DESC }, first: $first, after: $after) {\n        edges { cursor node { id reward } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": types.BestTrajectoriesDocument,
     "\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n": types.RunStatusChangedDocument,
+    "\n  mutation DashboardSearchRecordVal($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: \"val\", points: $points) {\n      __typename\n    }\n  }\n": types.DashboardSearchRecordValDocument,
     "\n  query DashboardTestServerInfo { server { simulated version } }\n": types.DashboardTestServerInfoDocument,
     "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n": types.DashboardTestTotalStepsDocument,
     "\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n": types.DemoRunCheckDocument,
@@ -138,6 +140,10 @@ export function graphql(source: "\n  query BestTrajectories($runId: ID!, $first:
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n"): (typeof documents)["\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardSearchRecordVal($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: \"val\", points: $points) {\n      __typename\n    }\n  }\n"): (typeof documents)["\n  mutation DashboardSearchRecordVal($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: \"val\", points: $points) {\n      __typename\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -23,6 +23,10 @@ export interface ChartProps {
   band?: { upper: number; lower: number; color: string };
   height?: number;
   yLabel?: string;
+  /** The x axis' label; 'step' unless said. */
+  xLabel?: string;
+  /** A logarithmic y axis (values that are not positive must be gaps). */
+  log?: boolean;
 }
 
 const STEP_INCREMENTS = [
@@ -30,10 +34,10 @@ const STEP_INCREMENTS = [
 ];
 const ns = (x: number | null | undefined) => (x == null ? '–' : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
-export function Chart({ label, data, series, band, height = 220, yLabel }: ChartProps) {
+export function Chart({ label, data, series, band, height = 220, yLabel, xLabel = 'step', log = false }: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
-  const shape = JSON.stringify([series, band, height, yLabel]);
+  const shape = JSON.stringify([series, band, height, yLabel, xLabel, log]);
   const points = data[0]?.length ?? 0;
 
   useEffect(() => {
@@ -43,11 +47,11 @@ export function Chart({ label, data, series, band, height = 220, yLabel }: Chart
       height,
       legend: { show: true, live: true },
       cursor: { drag: { x: true, y: false } },
-      scales: { x: { time: false } },
+      scales: log ? { x: { time: false }, y: { distr: 3 } } : { x: { time: false } },
       axes: [
         // Steps are whole numbers: no ticks between them.
         {
-          label: 'step',
+          label: xLabel,
           stroke: '#5b6475',
           grid: { stroke: '#eceff4' },
           ticks: { stroke: '#d8dde6' },
@@ -64,7 +68,7 @@ export function Chart({ label, data, series, band, height = 220, yLabel }: Chart
         },
       ],
       series: [
-        { label: 'step' },
+        { label: xLabel },
         ...series.map((s) => ({
           label: s.label,
           stroke: s.color,
