@@ -39,7 +39,13 @@ async function axeViolations(page: Page): Promise<string[]> {
     const r = await axe.run(document, { resultTypes: ['violations'] });
     return r.violations
       .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v: any) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 5).join(', ')}`);
+      .map(
+        (v: any) =>
+          `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+            .map((n: any) => n.target.join(' '))
+            .slice(0, 5)
+            .join(', ')}`,
+      );
   });
   return result as string[];
 }
@@ -111,16 +117,22 @@ describe('finding and comparing runs in the dashboard', () => {
   });
 
   it.skipIf(unavailable !== null)(
-    title('finds the baseline run by a typed query, compares three runs smoothed with a config diff, and the shared URL opens the same view'),
+    title(
+      'finds the baseline run by a typed query, compares three runs smoothed with a config diff, and the shared URL opens the same view',
+    ),
     async () => {
       const { page, context } = browser;
       await page.goto(`${server.url}/`, { waitUntil: 'load' });
-      await expect.poll(() => page.locator('[data-testid="runs-total"]').innerText(), { timeout: 15_000 }).toBe('1000 runs');
+      await expect
+        .poll(() => page.locator('[data-testid="runs-total"]').innerText(), { timeout: 15_000 })
+        .toBe('1000 runs');
 
       const query = 'tag = baseline AND config.learning_rate >= 1e-5 AND metrics.val/reward > 0.6';
       await page.getByLabel('Search runs').fill(query);
       await page.getByLabel('Search runs').press('Enter');
-      await expect.poll(() => page.locator('[data-testid="runs-total"]').innerText(), { timeout: 15_000 }).toBe('1 run');
+      await expect
+        .poll(() => page.locator('[data-testid="runs-total"]').innerText(), { timeout: 15_000 })
+        .toBe('1 run');
       expect(await rowNames(page)).toEqual(['target-run']);
       // The search is in the URL: a deep link to the filtered list.
       expect(new URL(page.url()).searchParams.get('q')).toBe(query);
@@ -135,11 +147,9 @@ describe('finding and comparing runs in the dashboard', () => {
       // Three runs, then compare them.
       await page.getByLabel('Search runs').fill('project = search-ui');
       await page.getByLabel('Search runs').press('Enter');
-      await expect.poll(() => rowNames(page).then((n) => n.sort()), { timeout: 15_000 }).toEqual([
-        'low-lr-run',
-        'target-run',
-        'weak-run',
-      ]);
+      await expect
+        .poll(() => rowNames(page).then((n) => n.sort()), { timeout: 15_000 })
+        .toEqual(['low-lr-run', 'target-run', 'weak-run']);
       for (const name of ['target-run', 'low-lr-run', 'weak-run']) await page.getByLabel(`compare ${name}`).check();
       await page.getByRole('button', { name: 'Compare (3)' }).click();
       await expect.poll(() => new URL(page.url()).pathname).toBe('/compare');
@@ -149,9 +159,9 @@ describe('finding and comparing runs in the dashboard', () => {
       await page.getByLabel('Smoothing').fill('0.6');
       await expect.poll(() => new URL(page.url()).searchParams.get('smooth')).toBe('0.6');
       expect(await page.locator('[data-testid="smooth-value"]').innerText()).toBe('0.60');
-      const diffKeys = await page.locator('table.config-diff tbody tr').evaluateAll((rows) =>
-        rows.map((r) => r.getAttribute('data-key')),
-      );
+      const diffKeys = await page
+        .locator('table.config-diff tbody tr')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')));
       // Only what differs: learning rate, optimizer and batch; not the settings they share.
       expect(diffKeys.sort()).toEqual(['batch', 'learning_rate', 'optimizer']);
       const legend = await page.locator('figure.chart .u-legend').first().innerText();
@@ -167,9 +177,9 @@ describe('finding and comparing runs in the dashboard', () => {
         await expect.poll(() => again.getAttribute('data-points'), { timeout: 15_000 }).toBe('4');
         expect(await tab.locator('[data-testid="smooth-value"]').innerText()).toBe('0.60');
         expect(await tab.getByLabel('Smoothing').inputValue()).toBe('0.6');
-        const keys = await tab.locator('table.config-diff tbody tr').evaluateAll((rows) =>
-          rows.map((r) => r.getAttribute('data-key')),
-        );
+        const keys = await tab
+          .locator('table.config-diff tbody tr')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')));
         expect(keys.sort()).toEqual(['batch', 'learning_rate', 'optimizer']);
         const tabLegend = await tab.locator('figure.chart .u-legend').first().innerText();
         for (const name of ['target-run', 'low-lr-run', 'weak-run']) expect(tabLegend).toContain(name);
@@ -181,7 +191,9 @@ describe('finding and comparing runs in the dashboard', () => {
   );
 
   it.skipIf(unavailable !== null)(
-    title('a filtered, sorted list is a deep link; the list, a run page and compare fit 390 px; dark mode; axe finds nothing serious'),
+    title(
+      'a filtered, sorted list is a deep link; the list, a run page and compare fit 390 px; dark mode; axe finds nothing serious',
+    ),
     async () => {
       const { page } = browser;
       const q = encodeURIComponent('tag = baseline AND project = search-ui');
@@ -202,7 +214,9 @@ describe('finding and comparing runs in the dashboard', () => {
         await page.goto(`${server.url}/runs/${encodeURIComponent(ids['target-run'])}`, { waitUntil: 'load' });
         await expect.poll(() => page.locator('h1').innerText(), { timeout: 15_000 }).toContain('Run');
         expect(await sideways(page), 'run page at 390 px').toBeLessThanOrEqual(0);
-        await page.goto(`${server.url}/compare?ids=${Object.values(ids).join(',')}&m=val/reward`, { waitUntil: 'load' });
+        await page.goto(`${server.url}/compare?ids=${Object.values(ids).join(',')}&m=val/reward`, {
+          waitUntil: 'load',
+        });
         await expect
           .poll(() => page.getByRole('img', { name: 'val/reward comparison' }).getAttribute('data-points'), {
             timeout: 15_000,

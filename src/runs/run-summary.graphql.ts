@@ -41,7 +41,7 @@ builder.objectField(TrainingRunRef, 'summary', (t) =>
 
 const RunCostRef = builder.objectRef<{ name: string; total: number; steps: number }>('RunCost').implement({
   description:
-    "A cost summed over the run: `costs/generator/prompt_tokens`, `costs/generator/completion_tokens`, `costs/judge/prompt_tokens`, `costs/judge/completion_tokens` (from the providers' `usage`), `costs/train/seconds` (training time).",
+    "A cost summed over the run's steps: `tokens/generator/prompt`, `tokens/generator/completion`, `tokens/judge/prompt` and `tokens/judge/completion` (from the providers' `usage`), `time/step_trainer_s` (training time per step, ART's name), and every `costs/…` value logged with the history as ART logs them (`costs/gpu`, `costs/train/llm_judge/…`; not the cumulative `costs/cum/…`).",
   fields: (t) => ({
     name: t.exposeString('name'),
     total: t.exposeFloat('total'),

@@ -5,6 +5,7 @@ import { In, type DataSource, type EntityManager } from 'typeorm';
 
 import type { DbKind } from '../db/data-source';
 import {
+  RunCostEntity,
   RunSummaryEntity,
   RunTagEntity,
   StatusTransitionEntity,
@@ -256,8 +257,16 @@ export class RunsRepo {
   ): Promise<Array<{ runId: number; name: string; total: number; steps: number }>> {
     if (runIds.length === 0) return [];
     const p = new SqlParams(this.kind);
+    // Atelier's own (run_costs) and the `costs/…` values a script logged with its history, as ART
+    // logs them (its cumulative `costs/cum/…` are running totals already, so they are not summed).
+    const ids = p.list(runIds);
+    const more = p.list(runIds);
     const rows: Array<{ run_id: unknown; name: string; total: unknown; steps: unknown }> = await this.ds.query(
-      `SELECT run_id, name, SUM(value) AS total, COUNT(1) AS steps FROM run_costs WHERE run_id IN (${p.list(runIds)}) GROUP BY run_id, name ORDER BY run_id, name`,
+      `SELECT run_id, name, SUM(value) AS total, COUNT(1) AS steps FROM (
+         SELECT run_id, name, value FROM run_costs WHERE run_id IN (${ids})
+         UNION ALL
+         SELECT run_id, name, value FROM metric_values WHERE run_id IN (${more}) AND name LIKE 'costs/%' AND name NOT LIKE 'costs/cum/%'
+       ) c GROUP BY run_id, name ORDER BY run_id, name`,
       p.values,
     );
     return rows.map((r) => ({ runId: Number(r.run_id), name: r.name, total: Number(r.total), steps: Number(r.steps) }));
@@ -300,6 +309,21 @@ export type RunChanges = Partial<Omit<TrainingRunRow, 'id' | 'uuid' | 'metrics' 
 
 export async function updateRun(em: EntityManager, id: number, changes: RunChanges): Promise<void> {
   if (Object.keys(changes).length > 0) await em.getRepository(TrainingRunEntity).update({ id }, changes);
+}
+
+/** Adds each value to the run's cost of that name at that step. */
+export async function addCosts(
+  em: EntityManager,
+  runId: number,
+  step: number,
+  entries: Array<[string, number]>,
+): Promise<void> {
+  const repo = em.getRepository(RunCostEntity);
+  for (const [name, value] of entries) {
+    const row = await repo.findOneBy({ runId, step, name });
+    if (row) await repo.update({ id: row.id }, { value: row.value + value });
+    else await repo.insert({ runId, step, name, value });
+  }
 }
 
 /** Sets a run's tags to exactly these. */

@@ -36,6 +36,7 @@ import {
   type TrainingRun,
 } from './run.model';
 import {
+  addCosts,
   deleteRun,
   insertRun,
   replaceTags,
@@ -320,6 +321,19 @@ export class RunsService {
       await updateRun(tx.em, runId, update);
       if (changes.tags !== undefined) await replaceTags(tx.em, runId, distinctTags(changes.tags));
       return runFromRow({ ...row, ...update });
+    });
+  }
+
+  /**
+   * Adds to a run's costs of one step (tokens used, seconds spent): what was spent, so a step redone
+   * after a restart adds its second spending too.
+   */
+  async addCosts(runId: number, step: number, values: Record<string, number>, guard?: WriteGuard): Promise<void> {
+    const entries = Object.entries(values).filter(([, v]) => Number.isFinite(v));
+    if (entries.length === 0) return;
+    await this.db.writes.run(async (tx) => {
+      await lockGuarded(tx.em, this.db.kind, runId, guard);
+      await addCosts(tx.em, runId, step, entries);
     });
   }
 

@@ -53,6 +53,7 @@ type Documents = {
     "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n": typeof types.ListApiKeysDocument,
     "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
+    "\n  query RunCosts($id: ID!) {\n    run(id: $id) { status costs { name total steps } }\n  }\n": typeof types.RunCostsDocument,
     "\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.SearchUpdateRunDocument,
     "\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n": typeof types.SearchRunIdentityDocument,
     "\n  mutation SearchRecordSplit($runId: ID!, $split: String!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on Error { message }\n    }\n  }\n": typeof types.SearchRecordSplitDocument,
@@ -99,6 +100,7 @@ const documents: Documents = {
     "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n": types.ListApiKeysDocument,
     "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": types.RevokeApiKeyDocument,
+    "\n  query RunCosts($id: ID!) {\n    run(id: $id) { status costs { name total steps } }\n  }\n": types.RunCostsDocument,
     "\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.SearchUpdateRunDocument,
     "\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n": types.SearchRunIdentityDocument,
     "\n  mutation SearchRecordSplit($runId: ID!, $split: String!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on Error { message }\n    }\n  }\n": types.SearchRecordSplitDocument,
@@ -276,6 +278,10 @@ export function graphql(source: "\n  mutation CreateApiKey($name: String!, $scop
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RunCosts($id: ID!) {\n    run(id: $id) { status costs { name total steps } }\n  }\n"): (typeof documents)["\n  query RunCosts($id: ID!) {\n    run(id: $id) { status costs { name total steps } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

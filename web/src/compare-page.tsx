@@ -17,9 +17,9 @@ import {
   MAX_COMPARED_RUNS,
   MAX_POINTS,
   RUNS_SEARCH,
-  type CompareHistoryData,
   type ComparedPoint,
   type ComparedRun,
+  type CompareHistoryData,
   type CompareRunsData,
   type CompareTrajectoriesData,
   type RunsSearchData,
@@ -27,8 +27,26 @@ import {
 import { Link, navigate } from './router';
 
 const COLORS = [
-  '#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#4b5563', '#65a30d', '#9333ea',
-  '#0d9488', '#ea580c', '#be123c', '#1d4ed8', '#15803d', '#a16207', '#6d28d9', '#0e7490', '#c026d3', '#374151',
+  '#2563eb',
+  '#dc2626',
+  '#16a34a',
+  '#d97706',
+  '#7c3aed',
+  '#0891b2',
+  '#db2777',
+  '#4b5563',
+  '#65a30d',
+  '#9333ea',
+  '#0d9488',
+  '#ea580c',
+  '#be123c',
+  '#1d4ed8',
+  '#15803d',
+  '#a16207',
+  '#6d28d9',
+  '#0e7490',
+  '#c026d3',
+  '#374151',
 ];
 const DEFAULT_METRICS = ['train/reward', 'val/reward'];
 
@@ -193,13 +211,18 @@ export function ComparePage({ url }: { url: URL }) {
             </label>
             <label>
               x axis{' '}
-              <select name="x" value={state.x} onChange={(e) => go({ x: (e.target as HTMLSelectElement).value as XAxis })}>
+              <select
+                name="x"
+                value={state.x}
+                onChange={(e) => go({ x: (e.target as HTMLSelectElement).value as XAxis })}
+              >
                 <option value="step">step</option>
                 <option value="time">wall time (s)</option>
               </select>
             </label>
             <label>
-              <input type="checkbox" name="log" checked={state.log} onChange={() => go({ log: !state.log })} /> log scale
+              <input type="checkbox" name="log" checked={state.log} onChange={() => go({ log: !state.log })} /> log
+              scale
             </label>
           </form>
 
@@ -209,8 +232,8 @@ export function ComparePage({ url }: { url: URL }) {
             ))}
           </div>
           <p class="note muted">
-            Smoothing is W&amp;B’s exponential moving average (debiased, as TensorBoard’s), computed in this page on
-            the server’s downsampled points.
+            Smoothing is W&amp;B’s exponential moving average (debiased, as TensorBoard’s), computed in this page on the
+            server’s downsampled points.
           </p>
 
           <h2>Summary</h2>

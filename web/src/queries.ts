@@ -315,7 +315,14 @@ export interface CompareTrajectoriesData {
   nodes: ({
     id: string;
     trajectories: {
-      edges: { node: { id: string; reward: number | null; taskInput: { inputText: string }; messages: { role: string; content: string }[] } }[];
+      edges: {
+        node: {
+          id: string;
+          reward: number | null;
+          taskInput: { inputText: string };
+          messages: { role: string; content: string }[];
+        };
+      }[];
     };
   } | null)[];
 }

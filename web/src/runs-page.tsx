@@ -202,7 +202,8 @@ export function RunsPage({ url }: { url: URL }) {
           <summary>Query language</summary>
           <p>
             Fields: <code>status</code>, <code>project</code>, <code>tag</code>, <code>group</code>, <code>name</code>,{' '}
-            <code>model</code>, <code>mode</code>, <code>config.&lt;key&gt;</code> (e.g. <code>config.learning_rate</code>
+            <code>model</code>, <code>mode</code>, <code>config.&lt;key&gt;</code> (e.g.{' '}
+            <code>config.learning_rate</code>
             ), <code>metrics.&lt;split&gt;/&lt;name&gt;</code> (its last value, e.g. <code>metrics.val/reward</code>).
             Operators: <code>= != &gt; &gt;= &lt; &lt;=</code>, <code>~</code> (contains), <code>IN (a, b)</code>.
             Combine with <code>AND</code> (or a space), <code>OR</code>, <code>NOT</code> and parentheses; quote text
@@ -284,7 +285,12 @@ export function RunsPage({ url }: { url: URL }) {
                 {run.name && <span class="muted small"> #{run.databaseId}</span>}
                 {run.mode === 'TRACKED' && <span class="tag">tracked</span>}
                 {run.tags.map((t) => (
-                  <Link key={t} class="tag run-tag" href={listHref({ ...state, q: `tag = ${t}` })} title={`runs tagged ${t}`}>
+                  <Link
+                    key={t}
+                    class="tag run-tag"
+                    href={listHref({ ...state, q: `tag = ${t}` })}
+                    title={`runs tagged ${t}`}
+                  >
                     {t}
                   </Link>
                 ))}
