@@ -349,3 +349,49 @@ describe.skipIf(!postgresUrl)(postgresSuiteTitle('on PostgreSQL'), () => {
   });
   searchSuite('run identity, summaries and search', () => server);
 });
+
+describe('the run identity migration', () => {
+  it('summarizes the history stored before it, as the running code keeps it', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { openDatabase } = await import('../src/db/data-source');
+    const dir = mkdtempSync(`${tmpdir()}/atelier-summary-migration-`);
+    const db = await openDatabase({ kind: 'sqlite', path: `${dir}/m.sqlite` });
+    try {
+      await db.writer.query(
+        `INSERT INTO training_runs (id, uuid, status, model_name, project_name, task_description, num_examples, rollouts_per_group, learning_rate, num_epochs, created_at, config, mode)
+         VALUES (1, '00000000-0000-4000-8000-000000000001', 'completed', 'm', 'p', 't', 1, 2, 0.00001, 1, '2026-01-01T00:00:00+00:00', '{}', 'tracked')`,
+      );
+      for (const [step, reward, loss] of [
+        [0, 0.2, 1.0],
+        [1, 0.6, 0.5],
+        [2, 0.4, null],
+      ] as const)
+        await db.writer.query(
+          `INSERT INTO metric_points (run_id, split, step, epoch, total_trajectories, avg_reward, training_loss, recorded_at) VALUES (1, 'train', ?, 0, 2, ?, ?, '2026-01-01T00:00:00+00:00')`,
+          [step, reward, loss],
+        );
+      for (const [step, value] of [
+        [0, 0.7],
+        [3, 0.9],
+      ] as const)
+        await db.writer.query(
+          `INSERT INTO metric_values (run_id, split, step, name, value) VALUES (1, 'val', ?, 'val/reward', ?)`,
+          [step, value],
+        );
+      await db.writer.undoLastMigration({ transaction: 'each' });
+      await db.writer.runMigrations({ transaction: 'each' });
+      const rows: Array<Record<string, unknown>> = await db.writer.query(
+        'SELECT split, name, source, step, last, min, max FROM run_summaries WHERE run_id = 1 ORDER BY name',
+      );
+      expect(rows).toEqual([
+        { split: 'train', name: 'train/loss', source: 'points', step: 1, last: 0.5, min: 0.5, max: 1 },
+        { split: 'train', name: 'train/reward', source: 'points', step: 2, last: 0.4, min: 0.2, max: 0.6 },
+        { split: 'val', name: 'val/reward', source: 'values', step: 3, last: 0.9, min: 0.7, max: 0.9 },
+      ]);
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -84,6 +84,69 @@ export class RunIdentity1796075000000 implements MigrationInterface {
         foreignKeys: [runFk()],
       }),
     );
+    await this.backfillSummaries(q);
+  }
+
+  /**
+   * Summaries of the history already stored, as src/runs/run-summaries.ts keeps them from now on (a
+   * frozen copy of its rules: `<split>/<name>`, a logged value winning over the points' series).
+   */
+  private async backfillSummaries(q: QueryRunner): Promise<void> {
+    const pg = q.connection.driver.options.type === 'postgres';
+    const ph = (n: number) => (pg ? `$${n}` : '?');
+    const pairs: Array<{ run_id: unknown; split: string }> = await q.query(
+      'SELECT run_id, split FROM metric_points UNION SELECT run_id, split FROM metric_values',
+    );
+    const series = [
+      ['avg_reward', 'reward'],
+      ['reward_std', 'reward_std_dev'],
+      ['training_loss', 'loss'],
+    ] as const;
+    const keyOf = (split: string, name: string) => (name.startsWith(`${split}/`) ? name : `${split}/${name}`);
+    for (const pair of pairs) {
+      const runId = Number(pair.run_id);
+      const { split } = pair;
+      const rows = new Map<string, { source: string; step: number; last: number; min: number; max: number }>();
+      for (const [column, name] of series) {
+        const [range]: Array<{ mn: unknown; mx: unknown }> = await q.query(
+          `SELECT MIN(${column}) AS mn, MAX(${column}) AS mx FROM metric_points WHERE run_id = ${ph(1)} AND split = ${ph(2)}`,
+          [runId, split],
+        );
+        if (range?.mn == null) continue;
+        const [last]: Array<{ step: unknown; value: unknown }> = await q.query(
+          `SELECT step, ${column} AS value FROM metric_points WHERE run_id = ${ph(1)} AND split = ${ph(2)} AND ${column} IS NOT NULL ORDER BY step DESC LIMIT 1`,
+          [runId, split],
+        );
+        rows.set(keyOf(split, name), {
+          source: 'points',
+          step: Number(last.step),
+          last: Number(last.value),
+          min: Number(range.mn),
+          max: Number(range.mx),
+        });
+      }
+      const named: Array<{ name: string; mn: unknown; mx: unknown; st: unknown; value: unknown }> = await q.query(
+        `SELECT a.name AS name, a.mn AS mn, a.mx AS mx, a.st AS st, v.value AS value
+           FROM (SELECT name, MIN(value) AS mn, MAX(value) AS mx, MAX(step) AS st FROM metric_values
+                  WHERE run_id = ${ph(1)} AND split = ${ph(2)} GROUP BY name) a
+           JOIN metric_values v ON v.name = a.name AND v.step = a.st
+          WHERE v.run_id = ${ph(3)} AND v.split = ${ph(4)}`,
+        [runId, split, runId, split],
+      );
+      for (const r of named)
+        rows.set(keyOf(split, r.name), {
+          source: 'values',
+          step: Number(r.st),
+          last: Number(r.value),
+          min: Number(r.mn),
+          max: Number(r.mx),
+        });
+      for (const [name, r] of rows)
+        await q.query(
+          `INSERT INTO run_summaries (run_id, split, name, source, step, ${pg ? '"last"' : 'last'}, min, max) VALUES (${[1, 2, 3, 4, 5, 6, 7, 8].map(ph).join(', ')})`,
+          [runId, split, name, r.source, r.step, r.last, r.min, r.max],
+        );
+    }
   }
 
   async down(q: QueryRunner): Promise<void> {
