@@ -358,6 +358,8 @@ describe('the run identity migration', () => {
     const dir = mkdtempSync(`${tmpdir()}/atelier-summary-migration-`);
     const db = await openDatabase({ kind: 'sqlite', path: `${dir}/m.sqlite` });
     try {
+      // Back to the schema before it, with history stored there; then the migration runs again.
+      await db.writer.undoLastMigration({ transaction: 'each' });
       await db.writer.query(
         `INSERT INTO training_runs (id, uuid, status, model_name, project_name, task_description, num_examples, rollouts_per_group, learning_rate, num_epochs, created_at, config, mode)
          VALUES (1, '00000000-0000-4000-8000-000000000001', 'completed', 'm', 'p', 't', 1, 2, 0.00001, 1, '2026-01-01T00:00:00+00:00', '{}', 'tracked')`,
@@ -379,7 +381,6 @@ describe('the run identity migration', () => {
           `INSERT INTO metric_values (run_id, split, step, name, value) VALUES (1, 'val', ?, 'val/reward', ?)`,
           [step, value],
         );
-      await db.writer.undoLastMigration({ transaction: 'each' });
       await db.writer.runMigrations({ transaction: 'each' });
       const rows: Array<Record<string, unknown>> = await db.writer.query(
         'SELECT split, name, source, step, last, min, max FROM run_summaries WHERE run_id = 1 ORDER BY name',
