@@ -206,6 +206,23 @@ describe('finding and comparing runs in the dashboard', () => {
       expect(new URL(page.url()).searchParams.get('sort')).toBe('val:asc');
       expect(await axeViolations(page), 'axe on the runs list').toEqual([]);
 
+      // A run's page shows its name, tags and config, and edits them through updateRun.
+      await page.goto(`${server.url}/runs/${encodeURIComponent(ids['weak-run'])}`, { waitUntil: 'load' });
+      const identity = page.locator('section.identity');
+      await expect.poll(() => identity.locator('h2').innerText(), { timeout: 15_000 }).toBe('weak-run');
+      expect(await identity.locator('a.run-tag').allInnerTexts()).toEqual(['baseline']);
+      await identity.getByText('Config').click();
+      expect(await identity.locator('pre').innerText()).toContain('"optimizer": "sgd"');
+      await identity.getByRole('button', { name: 'Edit name, tags, group, notes' }).click();
+      await identity.getByLabel('Name').fill('weak-run-renamed');
+      await identity.getByLabel('Tags').fill('baseline, retired');
+      await identity.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => identity.locator('h2').innerText(), { timeout: 15_000 }).toBe('weak-run-renamed');
+      expect(await identity.locator('a.run-tag').allInnerTexts()).toEqual(['baseline', 'retired']);
+      expect(await axeViolations(page), 'axe on a run page').toEqual([]);
+      await page.goto(`${server.url}/?q=${encodeURIComponent('tag = retired')}`, { waitUntil: 'load' });
+      await expect.poll(() => rowNames(page), { timeout: 15_000 }).toEqual(['weak-run-renamed']);
+
       await page.setViewportSize({ width: 390, height: 844 });
       try {
         await page.goto(`${server.url}/`, { waitUntil: 'load' });

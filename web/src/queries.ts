@@ -326,3 +326,25 @@ export interface CompareTrajectoriesData {
     };
   } | null)[];
 }
+
+/** A run's identity and config, for its page: shown, and changed through updateRun. */
+export const RUN_IDENTITY = /* GraphQL */ `query DashboardRunIdentity($id: ID!) {
+  run(id: $id) { id name notes tags group config summary { split name last min max step } costs { name total steps } }
+}`;
+export interface RunIdentity {
+  id: string;
+  name: string | null;
+  notes: string | null;
+  tags: string[];
+  group: string | null;
+  config: Record<string, unknown>;
+  summary: SummaryMetric[];
+  costs: { name: string; total: number; steps: number }[];
+}
+export const UPDATE_RUN = /* GraphQL */ `mutation DashboardUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {
+  updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {
+    __typename
+    ... on ValidationError { issues { field message } }
+    ... on Error { message }
+  }
+}`;

@@ -29,6 +29,7 @@ import {
   type Trajectory,
 } from './queries';
 import { Link } from './router';
+import { RunIdentityPanel } from './run-identity';
 
 const named = (values: NamedValue[], name: string) => values.find((v) => v.name === name)?.value ?? null;
 
@@ -199,7 +200,14 @@ export function RunPage({ id }: { id: string }) {
             </span>
           )}
         </div>
-        <div class="bar" role="progressbar" aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={doneSteps}>
+        <div
+          class="bar"
+          role="progressbar"
+          aria-label="training progress"
+          aria-valuemin={0}
+          aria-valuemax={total ?? 0}
+          aria-valuenow={doneSteps}
+        >
           <div class="bar-fill" style={{ width: `${pct}%` }} />
         </div>
       </div>
@@ -257,6 +265,7 @@ export function RunPage({ id }: { id: string }) {
         </div>
       </div>
 
+      <RunIdentityPanel id={id} />
       <Charts history={run.metricHistory} />
 
       {run.systemPrompt && (
