@@ -7,7 +7,7 @@
 import DataLoader from 'dataloader';
 
 import type { Viewer } from './auth/viewer';
-import type { TrajectoryGroupRow } from './db/entities';
+import type { RunSummaryRow, TrajectoryGroupRow } from './db/entities';
 import { ProjectScope } from './domain/project-scope';
 import type { StatusTransition, TaskInput, TrainingRun } from './runs/run.model';
 import type { Services } from './services';
@@ -21,6 +21,9 @@ export interface Loaders {
   /** A trajectory's ART JSON, where it was recorded as ART data (null: a seed-shaped row); parsed once per request. */
   artByTrajectoryId: DataLoader<number, Record<string, unknown> | null>;
   trajectoryGroupById: DataLoader<number, TrajectoryGroupRow | null>;
+  tagsByRunId: DataLoader<number, string[]>;
+  summariesByRunId: DataLoader<number, RunSummaryRow[]>;
+  costsByRunId: DataLoader<number, Array<{ name: string; total: number; steps: number }>>;
 }
 
 export type { Viewer };
@@ -83,6 +86,18 @@ export function createLoaders(s: Services, options: { cache?: boolean; projects?
       },
       { cache },
     ),
+    tagsByRunId: new DataLoader(
+      async (ids) =>
+        groupBy(ids, await s.runs.tagsOf(unique(ids)), (r) => r.runId).map((rows) => rows.map((r) => r.tag)),
+      { cache },
+    ),
+    summariesByRunId: new DataLoader(
+      async (ids) => groupBy(ids, await s.runs.summariesOf(unique(ids)), (r) => r.runId),
+      { cache },
+    ),
+    costsByRunId: new DataLoader(async (ids) => groupBy(ids, await s.runs.costsOf(unique(ids)), (r) => r.runId), {
+      cache,
+    }),
     trajectoryGroupById: new DataLoader(
       async (ids) => {
         const groups = await s.trajectories.groupsOf(unique(ids));

@@ -36,7 +36,14 @@ const API_INDEXES: Record<string, Array<{ name: string; columns: string[]; uniqu
     { name: 'IDX_training_runs_project', columns: ['project_name', 'created_at'], unique: false },
     { name: 'IDX_training_runs_model', columns: ['model_name', 'created_at'], unique: false },
     { name: 'IDX_training_runs_mode_status', columns: ['mode', 'status', 'id'], unique: false },
+    { name: 'IDX_training_runs_group', columns: ['group_name', 'created_at'], unique: false },
   ],
+  run_tags: [{ name: 'IDX_run_tags_tag', columns: ['tag', 'run_id'], unique: false }],
+  run_summaries: [
+    { name: 'UQ_run_summaries_run_name', columns: ['run_id', 'name'], unique: true },
+    { name: 'IDX_run_summaries_name_last', columns: ['name', 'last', 'run_id'], unique: false },
+  ],
+  run_costs: [{ name: 'UQ_run_costs_run_name_step', columns: ['run_id', 'name', 'step'], unique: true }],
   trajectories: [
     { name: 'IDX_trajectories_run_created', columns: ['run_id', 'created_at', 'id'], unique: false },
     { name: 'IDX_trajectories_run_reward', columns: ['run_id', 'reward', 'id'], unique: false },

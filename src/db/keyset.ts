@@ -49,6 +49,10 @@ export interface KeysetSource<T> {
   where(params: SqlParams): string[];
   /** Only these properties' columns (default: every column). */
   properties?: readonly string[];
+  /** The FROM clause when it is more than the table under `alias` (a join); its values come before where's. */
+  from?(params: SqlParams): string;
+  /** Further select items beside the row's columns (e.g. a joined sort value). */
+  select?: string;
 }
 
 type Segment = { nulls: boolean; from?: Position; reverse: boolean };
@@ -100,6 +104,7 @@ function segmentQuery<T>(source: KeysetSource<T>, sort: SortSpec, seg: Segment, 
   const desc = sort.desc !== seg.reverse;
   const cmp = desc ? '<' : '>';
   const dir = desc ? 'DESC' : 'ASC';
+  const from = source.from ? source.from(params) : `${source.rows.table} ${source.alias}`;
   const where = source.where(params);
   let order: string;
   if (seg.nulls) {
@@ -112,7 +117,7 @@ function segmentQuery<T>(source: KeysetSource<T>, sort: SortSpec, seg: Segment, 
       where.push(`(${sort.expr}, ${sort.idExpr}) ${cmp} (${params.add(seg.from.value)}, ${params.add(seg.from.id)})`);
     order = `${sort.expr} ${dir}, ${sort.idExpr} ${dir}`;
   }
-  return `FROM ${source.rows.table} ${source.alias}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order}`;
+  return `FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order}`;
 }
 
 async function readSegment<T extends ObjectLiteral>(
@@ -123,10 +128,9 @@ async function readSegment<T extends ObjectLiteral>(
 ): Promise<T[]> {
   const params = new SqlParams(source.rows.kind);
   const from = segmentQuery(source, sort, seg, params);
-  return source.rows.all(
-    `SELECT ${source.rows.columns(source.alias, source.properties)} ${from} LIMIT ${Math.trunc(limit)}`,
-    params.values,
-  );
+  const columns = source.rows.columns(source.alias, source.properties);
+  const select = source.select ? `${columns}, ${source.select}` : columns;
+  return source.rows.all(`SELECT ${select} ${from} LIMIT ${Math.trunc(limit)}`, params.values);
 }
 
 /**

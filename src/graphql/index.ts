@@ -8,6 +8,7 @@ import './errors';
 import './inputs';
 import '../runs/runs.graphql';
 import '../runs/run-events.graphql';
+import '../runs/run-summary.graphql';
 import '../trajectories/trajectories.graphql';
 import '../metrics/metrics.graphql';
 import '../checkpoints/checkpoints.graphql';

@@ -16,6 +16,7 @@ import { nowStored } from '../db/timestamps';
 import { downsample, type Bucket } from '../domain/downsample';
 import { ConflictError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
+import { refreshSummaries } from '../runs/run-summaries';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { pointStats, refreshSnapshot, rewardStatsOf } from '../trajectories/step-stats';
 import { CORE_SERIES, metricPointFromRow, type MetricPoint } from './metric-point.model';
@@ -156,6 +157,7 @@ export class MetricsService {
 
       if (changedSteps.size > 0) {
         await refreshSnapshot(tx.em, runId);
+        await refreshSummaries(tx.em, runId, split, [...new Set(newValues.map((v) => v.name))]);
         const changed = [...changedSteps].sort((a, b) => a - b);
         tx.afterCommit(() => this.events.publish('metricsRecorded', { runId, split, steps: changed }));
       }

@@ -25,6 +25,19 @@ export interface ChatChoice {
   [key: string]: unknown;
 }
 
+/** The token counts an OpenAI-compatible answer reports in `usage` (absent ones are 0). */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+function usageOf(answer: { usage?: unknown }): TokenUsage | null {
+  const u = answer.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
+  if (!u || typeof u !== 'object') return null;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+  return { promptTokens: n(u.prompt_tokens), completionTokens: n(u.completion_tokens) };
+}
+
 export interface ChatClientOptions {
   baseUrl: string;
   apiKey?: string;
@@ -36,10 +49,16 @@ export interface ChatClientOptions {
 export class ChatClient {
   constructor(private readonly opts: ChatClientOptions) {}
 
-  async complete(req: ChatRequest, signal?: AbortSignal, onRetry?: (reason: string) => void): Promise<ChatChoice> {
+  /** `onUsage` hears the answer's token counts, when the server reports them. */
+  async complete(
+    req: ChatRequest,
+    signal?: AbortSignal,
+    onRetry?: (reason: string) => void,
+    onUsage?: (usage: TokenUsage) => void,
+  ): Promise<ChatChoice> {
     const headers: Record<string, string> = {};
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
-    const answer = await callJson<{ choices?: ChatChoice[] }>(
+    const answer = await callJson<{ choices?: ChatChoice[]; usage?: unknown }>(
       `${this.opts.baseUrl.replace(/\/$/, '')}/chat/completions`,
       req,
       {
@@ -51,6 +70,8 @@ export class ChatClient {
         onRetry,
       },
     );
+    const usage = onUsage ? usageOf(answer) : null;
+    if (usage) onUsage!(usage);
     const choice = answer.choices?.[0];
     if (!choice || typeof choice.message !== 'object')
       throw new ProviderError(`${this.opts.what} (${req.model}): the answer has no choice`, 200, false);
@@ -58,8 +79,13 @@ export class ChatClient {
   }
 
   /** A completion whose content must be JSON matching the caller's parser; the parser throws on a wrong shape. */
-  async completeJson<T>(req: ChatRequest, parse: (value: unknown, raw: string) => T, signal?: AbortSignal): Promise<T> {
-    const choice = await this.complete(req, signal);
+  async completeJson<T>(
+    req: ChatRequest,
+    parse: (value: unknown, raw: string) => T,
+    signal?: AbortSignal,
+    onUsage?: (usage: TokenUsage) => void,
+  ): Promise<T> {
+    const choice = await this.complete(req, signal, undefined, onUsage);
     const content = choice.message.content ?? '';
     let value: unknown;
     try {

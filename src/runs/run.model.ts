@@ -30,6 +30,11 @@ export interface TrainingRun {
   backend: string | null;
   leaseOwner: string | null;
   leaseExpiresAt: Date | null;
+  /** The name given to it; null: `trainedModelName` (ART's model name) stands for it. */
+  name: string | null;
+  /** Markdown. */
+  notes: string | null;
+  group: string | null;
 }
 
 export type RunMode = 'tracked' | 'pipeline';
@@ -102,6 +107,9 @@ export function runFromRow(row: TrainingRunRow): TrainingRun {
     backend: row.backend ?? null,
     leaseOwner: row.leaseOwner ?? null,
     leaseExpiresAt: parseDate(row.leaseExpiresAt ?? null),
+    name: row.name ?? null,
+    notes: row.notes ?? null,
+    group: row.groupName ?? null,
   };
 }
 

@@ -15,11 +15,25 @@ export const RUN_LIMITS = {
   numEpochs: 1_000,
   maxSteps: 10_000_000,
   configBytes: 64 * 1024,
+  notes: 20_000,
+  tags: 20,
+  tag: 64,
 } as const;
+
+/** A tag: letters, digits and `_ . : / + = -`, as W&B's and MLflow's tags are used (no spaces or commas). */
+const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.:/+=-]{0,63}$/;
 
 export const runRules = {
   uuid: z.string().uuid({ message: 'must be a UUID' }),
   name: text(RUN_LIMITS.name),
+  notes: text(RUN_LIMITS.notes),
+  /** A summary metric's name, `<split>/<name>`. */
+  summaryName: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}\/[A-Za-z0-9_./:@+=()[\] -]{1,200}$/, {
+    message: 'must be <split>/<name>, e.g. val/reward',
+  }),
+  tag: z.string().regex(TAG, {
+    message: 'must be 1–64 letters, digits, _ . : / + = -, starting with a letter, digit or _',
+  }),
   taskDescription: text(RUN_LIMITS.taskDescription),
   systemPrompt: text(RUN_LIMITS.systemPrompt),
   reason: z.string().max(RUN_LIMITS.reason, { message: `must be at most ${RUN_LIMITS.reason} characters` }),

@@ -5,6 +5,7 @@ import type { Context } from '../context';
 import { parseDate } from '../db/timestamps';
 import { batchAt, totalSteps } from '../domain/dataset';
 import { MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
+import { parseRunQuery, QUERY_LIMITS, QuerySyntaxError, type QueryNode } from '../domain/run-query';
 import { TRAINING_STATUSES, type TrainingStatus } from '../domain/status-machine';
 import type { TrainingMetrics } from '../domain/training-metrics';
 import { ConflictError, IllegalTransitionError, NotFoundError, RunModeError, ValidationError } from '../errors';
@@ -15,8 +16,9 @@ import { pageWindow, toConnection, type CursorShape } from '../graphql/paginatio
 import { selectedFieldsAt } from '../graphql/selected-fields';
 import { PipelineSettingsInput } from './pipeline-settings.graphql';
 import type { StatusTransition, TaskInput, TrainingRun } from './run.model';
-import { runRules } from './run.rules';
+import { RUN_LIMITS, runRules } from './run.rules';
 import type { RunFilter, RunOrderField } from './runs.repo';
+import type { RunIdentityChanges } from './runs.service';
 import { trackingGuard } from './write-guard';
 
 export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
@@ -88,6 +90,21 @@ export const TrainingRunNode = builder.node(TrainingRunRef, {
   loadMany: (ids, ctx: Context) => Promise.all(ids.map((id) => ctx.loaders.runById.load(id))),
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The row id in training_runs.' }),
+    name: t.string({
+      nullable: true,
+      description:
+        "The run's name: the one given at creation or by updateRun, else ART's model name (trainedModelName).",
+      resolve: (r) => r.name ?? r.trainedModelName,
+    }),
+    notes: t.exposeString('notes', { nullable: true, description: 'Notes about the run, in Markdown.' }),
+    tags: t.stringList({
+      description: "The run's tags, sorted.",
+      resolve: (r, _a, ctx) => ctx.loaders.tagsByRunId.load(r.id),
+    }),
+    group: t.exposeString('group', {
+      nullable: true,
+      description: 'The group the run belongs to (W&B run groups: the seeds of one experiment, a sweep).',
+    }),
     uuid: t.exposeString('uuid'),
     status: t.field({ type: TrainingStatusEnum, resolve: (r) => r.status }),
     modelName: t.exposeString('modelName', { description: 'The base model, e.g. Qwen/Qwen2.5-1.5B-Instruct.' }),
@@ -230,6 +247,11 @@ const RunOrderFieldEnum = builder.enumType('TrainingRunOrderField', {
   values: {
     CREATED_AT: { value: 'createdAt' },
     AVG_REWARD: { value: 'avgReward', description: 'The latest avgReward; runs without one come last.' },
+    METRIC: {
+      value: 'metric',
+      description:
+        'The last value of the summary metric named by `metric` (e.g. val/reward); runs without it come last.',
+    },
   } as const,
 });
 
@@ -237,7 +259,15 @@ const RunOrderInput = builder.inputType('TrainingRunOrder', {
   fields: (t) => ({
     field: t.field({ type: RunOrderFieldEnum, required: true }),
     direction: t.field({ type: OrderDirectionEnum, required: true }),
+    metric: t.string({
+      description: 'With field METRIC: the summary metric, `<split>/<name>` as run.summary names it.',
+      validate: { schema: runRules.summaryName },
+    }),
   }),
+  validate: [
+    (o) => (o.field === 'metric') === (o.metric != null),
+    { message: 'give metric with field METRIC, and only then', path: ['metric'] },
+  ],
 });
 
 const RunFilterInput = builder.inputType('TrainingRunFilter', {
@@ -249,8 +279,24 @@ const RunFilterInput = builder.inputType('TrainingRunFilter', {
     createdBefore: t.field({ type: 'DateTime' }),
     taskDescriptionContains: t.string({ description: 'Case-insensitive substring.', validate: { maxLength: 200 } }),
     avgReward: t.field({ type: FloatRangeInput, description: 'Range on the latest avgReward.' }),
+    query: t.string({
+      description:
+        'A search in the run query language (README, "Finding runs"): `tag = baseline AND config.learning_rate >= 1e-5 AND metrics.val/reward > 0.6`, `status IN (failed, cancelled) OR project ~ supp`, free words over name, notes and description. ANDed with the other fields.',
+      validate: { maxLength: QUERY_LIMITS.length },
+    }),
   }),
 });
+
+/** The query text parsed, or a ValidationError on filter.query that says where and what was expected. */
+function parseQuery(text: string | null | undefined): QueryNode | null {
+  if (text == null) return null;
+  try {
+    return parseRunQuery(text);
+  } catch (e) {
+    if (e instanceof QuerySyntaxError) throw ValidationError.of('filter.query', e.rule, e.message);
+    throw e;
+  }
+}
 
 builder.queryFields((t) => ({
   run: t.field({
@@ -289,20 +335,23 @@ builder.queryFields((t) => ({
           avgRewardMin: args.filter?.avgReward?.min,
           avgRewardMax: args.filter?.avgReward?.max,
         };
+        const query = parseQuery(args.filter?.query);
         const field: RunOrderField = args.orderBy?.field ?? 'createdAt';
         const desc = (args.orderBy?.direction ?? 'desc') === 'desc';
+        const metric = args.orderBy?.metric ?? undefined;
         const shape: CursorShape = {
-          order: `runs:${field}:${desc ? 'desc' : 'asc'}`,
-          query: filter,
+          order: `runs:${field}${metric ? `(${metric})` : ''}:${desc ? 'desc' : 'asc'}`,
+          query: { ...filter, query: args.filter?.query ?? null },
           valueKind: field === 'createdAt' ? 'string' : 'number',
         };
+        const full: RunFilter = { ...filter, query };
         const page = await ctx.services.runs.page(
-          filter,
-          { field, desc },
+          full,
+          { field, desc, metric },
           pageWindow(args, shape),
           runPropertiesFor(info),
         );
-        return toConnection(page, shape, () => ctx.services.runs.count(filter));
+        return toConnection(page, shape, () => ctx.services.runs.count(full));
       },
     },
     {
@@ -351,6 +400,13 @@ const CreateTrainingRunInput = builder.inputType('CreateTrainingRunInput', {
       description: 'Default PIPELINE: Atelier drives the run. TRACKED: your script reports into it.',
     }),
     pipeline: t.field({ type: PipelineSettingsInput, description: 'Settings of a PIPELINE run.' }),
+    name: t.string({
+      description: "The run's name; defaults to trainedModelName (ART's model name).",
+      validate: { schema: runRules.name },
+    }),
+    notes: t.string({ description: 'Notes, in Markdown.', validate: { schema: runRules.notes } }),
+    tags: t.stringList({ validate: { maxLength: RUN_LIMITS.tags, items: { schema: runRules.tag } } }),
+    group: t.string({ validate: { schema: runRules.name } }),
   }),
 });
 
@@ -371,6 +427,28 @@ builder.mutationFields((t) => ({
         ctx.viewer.projects,
       ),
     }),
+  }),
+  updateRun: t.field({
+    type: RunPayload('UpdateRunPayload'),
+    description:
+      "Renames a run or changes its notes, tags or group, in any status and of either mode. A field left out stays as it is; null clears it (a cleared name falls back to trainedModelName); tags replace the run's tags.",
+    errors: { types: [ValidationError, NotFoundError], directResult: true },
+    args: {
+      id: t.arg.globalID({ required: true, for: TrainingRunNode }),
+      name: t.arg.string({ validate: { schema: runRules.name } }),
+      notes: t.arg.string({ validate: { schema: runRules.notes } }),
+      tags: t.arg.stringList({ validate: { maxLength: RUN_LIMITS.tags, items: { schema: runRules.tag } } }),
+      group: t.arg.string({ validate: { schema: runRules.name } }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const changes: RunIdentityChanges = {};
+      // Pothos hands an omitted argument as undefined and an explicit null as null.
+      if (args.name !== undefined) changes.name = args.name;
+      if (args.notes !== undefined) changes.notes = args.notes;
+      if (args.tags !== undefined) changes.tags = args.tags ?? [];
+      if (args.group !== undefined) changes.group = args.group;
+      return { run: await ctx.services.runs.updateIdentity(args.id.id, changes) };
+    },
   }),
   transitionRun: t.field({
     type: RunPayload('TransitionRunPayload'),

@@ -5,9 +5,14 @@ import { In, type DataSource, type EntityManager } from 'typeorm';
 
 import type { DbKind } from '../db/data-source';
 import {
+  RunCostEntity,
+  RunSummaryEntity,
+  RunTagEntity,
   StatusTransitionEntity,
   TaskInputEntity,
   TrainingRunEntity,
+  type RunSummaryRow,
+  type RunTagRow,
   type StatusTransitionRow,
   type TaskInputRow,
   type TrainingRunRow,
@@ -15,9 +20,11 @@ import {
 import { keysetPage, type Page, type PageWindow } from '../db/keyset';
 import { rowReader, SqlParams, type RowReader } from '../db/rows';
 import { toStoredDate } from '../db/timestamps';
+import type { QueryNode } from '../domain/run-query';
 import { ACTIVE_STATUSES, FINAL_STATUSES, type TrainingStatus } from '../domain/status-machine';
 import { EMPTY_METRICS, type TrainingMetrics } from '../domain/training-metrics';
 import type { RunStatusEvent } from '../events/topics';
+import { RunQueryCompiler } from './run-query-sql';
 import { metricsFromJson, metricsToJson } from './run.model';
 
 const FINAL = [...FINAL_STATUSES];
@@ -36,6 +43,8 @@ export interface RunFilter {
   /** Range on the latest avgReward (inclusive). */
   avgRewardMin?: number | null;
   avgRewardMax?: number | null;
+  /** A parsed search query (domain/run-query.ts). */
+  query?: QueryNode | null;
 }
 
 /** Which stored transitions a replay reads: of one run, of one project, of the caller's projects (null: all). */
@@ -45,13 +54,15 @@ export interface StatusEventScope {
   projectNames?: readonly string[] | null;
 }
 
-export type RunOrderField = 'createdAt' | 'avgReward';
+export type RunOrderField = 'createdAt' | 'avgReward' | 'metric';
 export interface RunOrder {
   field: RunOrderField;
   desc: boolean;
+  /** For 'metric': the summary name, e.g. `val/reward`; runs are ordered by its last value. */
+  metric?: string;
 }
 
-const SORT_EXPR: Record<RunOrderField, { expr: string; nullable: boolean }> = {
+const SORT_EXPR: Record<Exclude<RunOrderField, 'metric'>, { expr: string; nullable: boolean }> = {
   createdAt: { expr: 'r.created_at', nullable: false },
   avgReward: { expr: 'r.avg_reward', nullable: true },
 };
@@ -87,17 +98,35 @@ export class RunsRepo {
       }
       if (filter.avgRewardMin != null) c.push(`r.avg_reward >= ${p.add(filter.avgRewardMin)}`);
       if (filter.avgRewardMax != null) c.push(`r.avg_reward <= ${p.add(filter.avgRewardMax)}`);
+      if (filter.query) c.push(new RunQueryCompiler(this.kind, p).compile(filter.query));
       return c;
     };
   }
 
-  /** A keyset page; with `properties`, only their columns are read (and id, always). */
+  /** A keyset page; with `properties`, only their columns are read (and id, always); each row with its sort value (`sortValue`: the metric's last value when ordered by one). */
   page(
     filter: RunFilter,
     order: RunOrder,
     window: PageWindow,
     properties?: readonly (keyof TrainingRunRow)[],
-  ): Promise<Page<TrainingRunRow>> {
+  ): Promise<Page<TrainingRunRow & { sortValue?: number | null }>> {
+    if (order.field === 'metric') {
+      // The metric's summary joined in: the non-null part reads IDX_run_summaries_name_last in order.
+      const metric = order.metric ?? '';
+      const where = this.where(filter);
+      return keysetPage(
+        {
+          rows: this.runs,
+          alias: 'r',
+          from: (p) =>
+            `${this.runs.table} r LEFT JOIN run_summaries ms ON ms.run_id = r.id AND ms.name = ${p.add(metric)}`,
+          select: 'ms.last AS "sortValue"',
+          where,
+        },
+        { expr: 'ms.last', nullable: true, idExpr: 'r.id', desc: order.desc },
+        window,
+      );
+    }
     const sort = SORT_EXPR[order.field];
     return keysetPage(
       {
@@ -233,6 +262,41 @@ export class RunsRepo {
     return Number(row?.id ?? 0);
   }
 
+  async summariesForRuns(runIds: readonly number[]): Promise<RunSummaryRow[]> {
+    if (runIds.length === 0) return [];
+    return this.ds
+      .getRepository(RunSummaryEntity)
+      .find({ where: { runId: In([...runIds]) }, order: { runId: 'ASC', name: 'ASC' } });
+  }
+
+  /** Each run's costs summed per name, with how many steps reported each. */
+  async costTotals(
+    runIds: readonly number[],
+  ): Promise<Array<{ runId: number; name: string; total: number; steps: number }>> {
+    if (runIds.length === 0) return [];
+    const p = new SqlParams(this.kind);
+    // Atelier's own (run_costs) and the `costs/…` values a script logged with its history, as ART
+    // logs them (its cumulative `costs/cum/…` are running totals already, so they are not summed).
+    const ids = p.list(runIds);
+    const more = p.list(runIds);
+    const rows: Array<{ run_id: unknown; name: string; total: unknown; steps: unknown }> = await this.ds.query(
+      `SELECT run_id, name, SUM(value) AS total, COUNT(1) AS steps FROM (
+         SELECT run_id, name, value FROM run_costs WHERE run_id IN (${ids})
+         UNION ALL
+         SELECT run_id, name, value FROM metric_values WHERE run_id IN (${more}) AND name LIKE 'costs/%' AND name NOT LIKE 'costs/cum/%'
+       ) c GROUP BY run_id, name ORDER BY run_id, name`,
+      p.values,
+    );
+    return rows.map((r) => ({ runId: Number(r.run_id), name: r.name, total: Number(r.total), steps: Number(r.steps) }));
+  }
+
+  async tagsForRuns(runIds: readonly number[]): Promise<RunTagRow[]> {
+    if (runIds.length === 0) return [];
+    return this.ds
+      .getRepository(RunTagEntity)
+      .find({ where: { runId: In([...runIds]) }, order: { runId: 'ASC', tag: 'ASC' } });
+  }
+
   async taskInputsForRuns(runIds: readonly number[]): Promise<TaskInputRow[]> {
     if (runIds.length === 0) return [];
     return this.ds
@@ -263,6 +327,28 @@ export type RunChanges = Partial<Omit<TrainingRunRow, 'id' | 'uuid' | 'metrics' 
 
 export async function updateRun(em: EntityManager, id: number, changes: RunChanges): Promise<void> {
   if (Object.keys(changes).length > 0) await em.getRepository(TrainingRunEntity).update({ id }, changes);
+}
+
+/** Adds each value to the run's cost of that name at that step. */
+export async function addCosts(
+  em: EntityManager,
+  runId: number,
+  step: number,
+  entries: Array<[string, number]>,
+): Promise<void> {
+  const repo = em.getRepository(RunCostEntity);
+  for (const [name, value] of entries) {
+    const row = await repo.findOneBy({ runId, step, name });
+    if (row) await repo.update({ id: row.id }, { value: row.value + value });
+    else await repo.insert({ runId, step, name, value });
+  }
+}
+
+/** Sets a run's tags to exactly these. */
+export async function replaceTags(em: EntityManager, runId: number, tags: readonly string[]): Promise<void> {
+  const repo = em.getRepository(RunTagEntity);
+  await repo.delete({ runId });
+  if (tags.length) await repo.insert(tags.map((tag) => ({ runId, tag })));
 }
 
 export async function deleteRun(em: EntityManager, id: number): Promise<void> {

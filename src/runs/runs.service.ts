@@ -9,9 +9,13 @@ import type { Database } from '../db/data-source';
 import {
   GradientStepEntity,
   MetricPointEntity,
+  RunCostEntity,
+  RunSummaryEntity,
+  RunTagEntity,
   StatusTransitionEntity,
   TaskInputEntity,
   TrajectoryEntity,
+  type RunSummaryRow,
   type StatusTransitionRow,
   type TrainingRunRow,
 } from '../db/entities';
@@ -34,10 +38,13 @@ import {
   type TrainingRun,
 } from './run.model';
 import {
+  addCosts,
   deleteRun,
   insertRun,
+  replaceTags,
   updateRun,
   uuidTaken,
+  type RunChanges,
   type RunFilter,
   type RunOrder,
   type RunsRepo,
@@ -62,6 +69,23 @@ export interface CreateRunInput {
   mode?: RunMode | null;
   /** A PIPELINE run's own settings; omitted ones take their defaults. */
   pipeline?: { [K in keyof PipelineSettings]?: PipelineSettings[K] | null } | null;
+  name?: string | null;
+  notes?: string | null;
+  tags?: string[] | null;
+  group?: string | null;
+}
+
+/** What updateRun changes: a field left out stays; null clears it (a cleared name falls back to trainedModelName). */
+export interface RunIdentityChanges {
+  name?: string | null;
+  notes?: string | null;
+  tags?: string[] | null;
+  group?: string | null;
+}
+
+/** Tags as stored: each once, in the order given. */
+function distinctTags(tags: readonly string[] | null | undefined): string[] {
+  return [...new Set(tags ?? [])];
 }
 
 /** The seed's defaults. */
@@ -128,18 +152,42 @@ export class RunsService {
     window: PageWindow,
     properties?: readonly (keyof TrainingRun)[],
   ): Promise<Page<Positioned<TrainingRun>>> {
-    const page = await this.repo.page(filter, order, window, properties && [...properties, order.field]);
+    // The list's READS table (runs.graphql.ts) names only fields stored as columns of the same name;
+    // a selection with any other field reads whole rows (properties undefined).
+    const columns =
+      properties && order.field !== 'metric'
+        ? ([...properties, order.field] as unknown as (keyof TrainingRunRow)[])
+        : undefined;
+    const page = await this.repo.page(filter, order, window, columns);
     return {
       ...page,
       rows: page.rows.map((row) => ({
-        node: properties ? partialRunFromRow(row, properties) : runFromRow(row),
-        position: { value: order.field === 'createdAt' ? row.createdAt : row.avgReward, id: row.id },
+        node: columns && properties ? partialRunFromRow(row, properties) : runFromRow(row),
+        position: {
+          value:
+            order.field === 'createdAt'
+              ? row.createdAt
+              : order.field === 'metric'
+                ? (row.sortValue ?? null)
+                : row.avgReward,
+          id: row.id,
+        },
       })),
     };
   }
 
   count(filter: RunFilter): Promise<number> {
     return this.repo.count(filter);
+  }
+
+  /** Each run's summary metrics, by name (the dataloaders' batch read). */
+  summariesOf(runIds: readonly number[]): Promise<RunSummaryRow[]> {
+    return this.repo.summariesForRuns(runIds);
+  }
+
+  /** A run's costs summed per name, and per step for the names given. */
+  costsOf(runIds: readonly number[]): Promise<Array<{ runId: number; name: string; total: number; steps: number }>> {
+    return this.repo.costTotals(runIds);
   }
 
   /** Runs ahead of a PENDING pipeline run on its backend; null for a run that is not waiting. */
@@ -237,7 +285,12 @@ export class RunsService {
         backend,
         leaseOwner: null,
         leaseExpiresAt: null,
+        // ART's model name is the run's name unless it was given one.
+        name: input.name ?? input.trainedModelName ?? null,
+        notes: input.notes ?? null,
+        groupName: input.group ?? null,
       });
+      await replaceTags(tx.em, row.id, distinctTags(input.tags));
       await this.recordTransition(tx, row, null, 'pending', null, now);
       return runFromRow(row);
     });
@@ -270,6 +323,38 @@ export class RunsService {
       await this.recordTransition(tx, row, from, to, reason, now);
       return runFromRow(row);
     });
+  }
+
+  /** Renames a run, or changes its notes, tags or group, in any status. */
+  async updateIdentity(runId: number, changes: RunIdentityChanges): Promise<TrainingRun> {
+    return this.db.writes.run(async (tx) => {
+      const row = await lockGuarded(tx.em, this.db.kind, runId);
+      const update: RunChanges = {};
+      if (changes.name !== undefined) update.name = changes.name;
+      if (changes.notes !== undefined) update.notes = changes.notes;
+      if (changes.group !== undefined) update.groupName = changes.group;
+      await updateRun(tx.em, runId, update);
+      if (changes.tags !== undefined) await replaceTags(tx.em, runId, distinctTags(changes.tags));
+      return runFromRow({ ...row, ...update });
+    });
+  }
+
+  /**
+   * Adds to a run's costs of one step (tokens used, seconds spent): what was spent, so a step redone
+   * after a restart adds its second spending too.
+   */
+  async addCosts(runId: number, step: number, values: Record<string, number>, guard?: WriteGuard): Promise<void> {
+    const entries = Object.entries(values).filter(([, v]) => Number.isFinite(v));
+    if (entries.length === 0) return;
+    await this.db.writes.run(async (tx) => {
+      await lockGuarded(tx.em, this.db.kind, runId, guard);
+      await addCosts(tx.em, runId, step, entries);
+    });
+  }
+
+  /** Each run's tags, sorted (the dataloaders' batch read). */
+  tagsOf(runIds: readonly number[]): Promise<Array<{ runId: number; tag: string }>> {
+    return this.repo.tagsForRuns(runIds);
   }
 
   /** Stores a pipeline run's generated dataset and system prompt, replacing a partial one, while the run is GENERATING. */
@@ -339,6 +424,9 @@ export class RunsService {
         GradientStepEntity,
         TaskInputEntity,
         StatusTransitionEntity,
+        RunTagEntity,
+        RunSummaryEntity,
+        RunCostEntity,
       ]) {
         await tx.em.getRepository(entity).delete({ runId: row.id });
       }

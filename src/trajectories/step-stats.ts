@@ -1,13 +1,15 @@
 // Reward statistics of a history point are those of the stored trajectories of its split and step,
 // whichever arrived first: recording trajectories refreshes the points of their steps, recording a
 // point computes its own. The run's `metrics` snapshot follows the latest train step and carries
-// the latest reward that exists. Runs inside the caller's write transaction.
+// the latest reward that exists, and the run's summaries of the split follow its points. Runs inside
+// the caller's write transaction.
 import type { EntityManager } from 'typeorm';
 
 import { MetricPointEntity, TrajectoryEntity } from '../db/entities';
 import { nowStored } from '../db/timestamps';
 import { rewardStats, type RewardStats } from '../domain/reward-stats';
 import type { TrainingMetrics } from '../domain/training-metrics';
+import { refreshSummaries } from '../runs/run-summaries';
 import { writeMetricsSnapshot } from '../runs/runs.repo';
 
 export interface StepKey {
@@ -102,6 +104,7 @@ export async function refreshStepStats(
     await repo.update({ id: point.id }, next);
     changed.push(key);
   }
+  for (const split of new Set(changed.map((k) => k.split))) await refreshSummaries(em, runId, split, []);
   await refreshSnapshot(em, runId);
   return changed;
 }

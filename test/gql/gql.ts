@@ -19,6 +19,7 @@ type Documents = {
     "\n  query RunsPage($filter: TrainingRunFilter, $first: Int, $after: String) {\n    runs(filter: $filter, first: $first, after: $after) {\n      totalCount\n      edges { cursor node { id status projectName } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.RunsPageDocument,
     "\n  query BestTrajectories($runId: ID!, $first: Int, $after: String) {\n    run(id: $runId) {\n      id\n      trajectories(orderBy: { field: REWARD, direction: DESC }, first: $first, after: $after) {\n        edges { cursor node { id reward } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": typeof types.BestTrajectoriesDocument,
     "\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n": typeof types.RunStatusChangedDocument,
+    "\n  mutation DashboardSearchRecordVal($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: \"val\", points: $points) {\n      __typename\n    }\n  }\n": typeof types.DashboardSearchRecordValDocument,
     "\n  query DashboardTestServerInfo { server { simulated version } }\n": typeof types.DashboardTestServerInfoDocument,
     "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n": typeof types.DashboardTestTotalStepsDocument,
     "\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n": typeof types.DemoRunCheckDocument,
@@ -58,6 +59,12 @@ type Documents = {
     "\n  mutation RecordSplitMetrics($runId: ID!, $split: String, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on RecordMetricsPayload { points { split step avgReward values { name value } } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on ConflictError { message }\n    }\n  }\n": typeof types.RecordSplitMetricsDocument,
     "\n  mutation RecordCheckpoint($runId: ID!, $step: Int!, $name: String!, $uri: String) {\n    recordCheckpoint(runId: $runId, step: $step, name: $name, uri: $uri) {\n      __typename\n      ... on RecordCheckpointPayload { checkpoint { step name uri } }\n      ... on ConflictError { message }\n      ... on RunModeError { message }\n      ... on ValidationError { message }\n    }\n  }\n": typeof types.RecordCheckpointDocument,
     "\n  query Checkpoints($id: ID!, $metric: String) {\n    run(id: $id) {\n      checkpoints { step name uri deletedAt metrics { name value } }\n      bestCheckpoint(metric: $metric) { step value checkpoint { step name } }\n    }\n  }\n": typeof types.CheckpointsDocument,
+    "\n  query RunCosts($id: ID!) {\n    run(id: $id) { status costs { name total steps } }\n  }\n": typeof types.RunCostsDocument,
+    "\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.SearchUpdateRunDocument,
+    "\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n": typeof types.SearchRunIdentityDocument,
+    "\n  mutation SearchRecordSplit($runId: ID!, $split: String!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on Error { message }\n    }\n  }\n": typeof types.SearchRecordSplitDocument,
+    "\n  query SearchSummary($id: ID!, $split: String) {\n    run(id: $id) { summary(split: $split) { split name last min max step } }\n  }\n": typeof types.SearchSummaryDocument,
+    "\n  query SearchRuns($query: String, $first: Int, $after: String, $orderBy: TrainingRunOrder) {\n    runs(filter: { query: $query }, first: $first, after: $after, orderBy: $orderBy) {\n      totalCount\n      edges { node { id name } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.SearchRunsDocument,
 };
 const documents: Documents = {
     "\n  mutation CreateTrackedRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { id status projectName } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.CreateTrackedRunDocument,
@@ -65,6 +72,7 @@ const documents: Documents = {
     "\n  query RunsPage($filter: TrainingRunFilter, $first: Int, $after: String) {\n    runs(filter: $filter, first: $first, after: $after) {\n      totalCount\n      edges { cursor node { id status projectName } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.RunsPageDocument,
     "\n  query BestTrajectories($runId: ID!, $first: Int, $after: String) {\n    run(id: $runId) {\n      id\n      trajectories(orderBy: { field: REWARD, direction: DESC }, first: $first, after: $after) {\n        edges { cursor node { id reward } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": types.BestTrajectoriesDocument,
     "\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n": types.RunStatusChangedDocument,
+    "\n  mutation DashboardSearchRecordVal($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: \"val\", points: $points) {\n      __typename\n    }\n  }\n": types.DashboardSearchRecordValDocument,
     "\n  query DashboardTestServerInfo { server { simulated version } }\n": types.DashboardTestServerInfoDocument,
     "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n": types.DashboardTestTotalStepsDocument,
     "\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n": types.DemoRunCheckDocument,
@@ -104,6 +112,12 @@ const documents: Documents = {
     "\n  mutation RecordSplitMetrics($runId: ID!, $split: String, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on RecordMetricsPayload { points { split step avgReward values { name value } } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on ConflictError { message }\n    }\n  }\n": types.RecordSplitMetricsDocument,
     "\n  mutation RecordCheckpoint($runId: ID!, $step: Int!, $name: String!, $uri: String) {\n    recordCheckpoint(runId: $runId, step: $step, name: $name, uri: $uri) {\n      __typename\n      ... on RecordCheckpointPayload { checkpoint { step name uri } }\n      ... on ConflictError { message }\n      ... on RunModeError { message }\n      ... on ValidationError { message }\n    }\n  }\n": types.RecordCheckpointDocument,
     "\n  query Checkpoints($id: ID!, $metric: String) {\n    run(id: $id) {\n      checkpoints { step name uri deletedAt metrics { name value } }\n      bestCheckpoint(metric: $metric) { step value checkpoint { step name } }\n    }\n  }\n": types.CheckpointsDocument,
+    "\n  query RunCosts($id: ID!) {\n    run(id: $id) { status costs { name total steps } }\n  }\n": types.RunCostsDocument,
+    "\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.SearchUpdateRunDocument,
+    "\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n": types.SearchRunIdentityDocument,
+    "\n  mutation SearchRecordSplit($runId: ID!, $split: String!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on Error { message }\n    }\n  }\n": types.SearchRecordSplitDocument,
+    "\n  query SearchSummary($id: ID!, $split: String) {\n    run(id: $id) { summary(split: $split) { split name last min max step } }\n  }\n": types.SearchSummaryDocument,
+    "\n  query SearchRuns($query: String, $first: Int, $after: String, $orderBy: TrainingRunOrder) {\n    runs(filter: { query: $query }, first: $first, after: $after, orderBy: $orderBy) {\n      totalCount\n      edges { node { id name } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.SearchRunsDocument,
 };
 
 /**
@@ -140,6 +154,10 @@ export function graphql(source: "\n  query BestTrajectories($runId: ID!, $first:
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n"): (typeof documents)["\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardSearchRecordVal($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: \"val\", points: $points) {\n      __typename\n    }\n  }\n"): (typeof documents)["\n  mutation DashboardSearchRecordVal($runId: ID!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: \"val\", points: $points) {\n      __typename\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -296,6 +314,30 @@ export function graphql(source: "\n  mutation RecordCheckpoint($runId: ID!, $ste
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Checkpoints($id: ID!, $metric: String) {\n    run(id: $id) {\n      checkpoints { step name uri deletedAt metrics { name value } }\n      bestCheckpoint(metric: $metric) { step value checkpoint { step name } }\n    }\n  }\n"): (typeof documents)["\n  query Checkpoints($id: ID!, $metric: String) {\n    run(id: $id) {\n      checkpoints { step name uri deletedAt metrics { name value } }\n      bestCheckpoint(metric: $metric) { step value checkpoint { step name } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RunCosts($id: ID!) {\n    run(id: $id) { status costs { name total steps } }\n  }\n"): (typeof documents)["\n  query RunCosts($id: ID!) {\n    run(id: $id) { status costs { name total steps } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n"): (typeof documents)["\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SearchRecordSplit($runId: ID!, $split: String!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation SearchRecordSplit($runId: ID!, $split: String!, $points: [MetricPointInput!]!) {\n    recordMetrics(runId: $runId, split: $split, points: $points) {\n      __typename\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SearchSummary($id: ID!, $split: String) {\n    run(id: $id) { summary(split: $split) { split name last min max step } }\n  }\n"): (typeof documents)["\n  query SearchSummary($id: ID!, $split: String) {\n    run(id: $id) { summary(split: $split) { split name last min max step } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SearchRuns($query: String, $first: Int, $after: String, $orderBy: TrainingRunOrder) {\n    runs(filter: { query: $query }, first: $first, after: $after, orderBy: $orderBy) {\n      totalCount\n      edges { node { id name } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query SearchRuns($query: String, $first: Int, $after: String, $orderBy: TrainingRunOrder) {\n    runs(filter: { query: $query }, first: $first, after: $after, orderBy: $orderBy) {\n      totalCount\n      edges { node { id name } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

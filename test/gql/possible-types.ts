@@ -86,6 +86,11 @@
       "TransitionRunPayload",
       "ValidationError"
     ],
+    "MutationUpdateRunResult": [
+      "NotFoundError",
+      "UpdateRunPayload",
+      "ValidationError"
+    ],
     "Node": [
       "TrainingRun",
       "Trajectory"

@@ -26,6 +26,10 @@ export interface ChartProps {
   yLabel?: string;
   /** What the series hold, e.g. {train: {points, last: [step, value]}, val: …}; exposed as data-series. */
   summary?: unknown;
+  /** The x axis' label; 'step' unless said. */
+  xLabel?: string;
+  /** A logarithmic y axis (values that are not positive must be gaps). */
+  log?: boolean;
 }
 
 const STEP_INCREMENTS = [
@@ -33,10 +37,20 @@ const STEP_INCREMENTS = [
 ];
 const ns = (x: number | null | undefined) => (x == null ? '–' : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
-export function Chart({ label, data, series, band, height = 220, yLabel, summary }: ChartProps) {
+export function Chart({
+  label,
+  data,
+  series,
+  band,
+  height = 220,
+  yLabel,
+  summary,
+  xLabel = 'step',
+  log = false,
+}: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
-  const shape = JSON.stringify([series, band, height, yLabel]);
+  const shape = JSON.stringify([series, band, height, yLabel, xLabel, log]);
   const points = data[0]?.length ?? 0;
 
   useEffect(() => {
@@ -46,11 +60,11 @@ export function Chart({ label, data, series, band, height = 220, yLabel, summary
       height,
       legend: { show: true, live: true },
       cursor: { drag: { x: true, y: false } },
-      scales: { x: { time: false } },
+      scales: log ? { x: { time: false }, y: { distr: 3 } } : { x: { time: false } },
       axes: [
         // Steps are whole numbers: no ticks between them.
         {
-          label: 'step',
+          label: xLabel,
           stroke: '#5b6475',
           grid: { stroke: '#eceff4' },
           ticks: { stroke: '#d8dde6' },
@@ -67,7 +81,7 @@ export function Chart({ label, data, series, band, height = 220, yLabel, summary
         },
       ],
       series: [
-        { label: 'step' },
+        { label: xLabel },
         ...series.map((s) => ({
           label: s.label,
           stroke: s.color,

@@ -32,9 +32,8 @@ function App() {
   let page;
   const runMatch = /^\/runs\/([^/]+)\/?$/.exec(path);
   if (runMatch) page = <RunPage id={decodeURIComponent(runMatch[1])} />;
-  else if (path === '/compare')
-    page = <ComparePage ids={(url.searchParams.get('ids') ?? '').split(',').filter(Boolean)} />;
-  else if (path === '/' || path === '') page = <RunsPage />;
+  else if (path === '/compare') page = <ComparePage url={url} />;
+  else if (path === '/' || path === '') page = <RunsPage url={url} />;
   else
     page = (
       <section class="page">
@@ -56,7 +55,7 @@ function App() {
         <Link href="/" class="brand">
           Atelier
         </Link>
-        <nav>
+        <nav aria-label="main">
           <Link href="/">Runs</Link>
           <Link href="/compare">Compare</Link>
           <a href="/graphql">GraphiQL</a>

@@ -303,3 +303,127 @@ export interface CompareRun {
   status: Status;
   metricHistory: { step: number; avgReward: number | null }[];
 }
+
+// ---- finding and comparing runs (runs list search, compare view) ----
+
+export interface SummaryMetric {
+  split: string;
+  name: string;
+  last: number;
+  min: number;
+  max: number;
+  step: number;
+}
+
+export interface ListedRun extends RunSummary {
+  name: string | null;
+  tags: string[];
+  group: string | null;
+  summary: SummaryMetric[];
+}
+
+/** The runs list: a page of runs matching the search, with their train and val reward summaries. */
+export const RUNS_SEARCH = /* GraphQL */ `query DashboardRunsSearch($filter: TrainingRunFilter, $orderBy: TrainingRunOrder, $first: Int, $after: String, $last: Int, $before: String) {
+  runs(filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {
+    totalCount
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    edges { node { ${SUMMARY} name tags group summary(names: ["train/reward", "val/reward"]) { split name last min max step } } }
+  }
+}`;
+export interface RunsSearchData {
+  runs: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+    edges: { node: ListedRun }[];
+  };
+}
+
+/** At most this many runs in one comparison. */
+export const MAX_COMPARED_RUNS = 20;
+
+export interface ComparedRun {
+  id: string;
+  databaseId: number;
+  name: string | null;
+  projectName: string;
+  modelName: string;
+  status: Status;
+  startedAt: string | null;
+  createdAt: string;
+  learningRate: number;
+  numExamples: number;
+  rolloutsPerGroup: number;
+  numEpochs: number;
+  maxSteps: number | null;
+  tags: string[];
+  group: string | null;
+  config: Record<string, unknown>;
+  summary: SummaryMetric[];
+}
+
+/** Compare, part one: the runs themselves (config, summaries), all in one query through nodes(ids:). */
+export const COMPARE_RUNS = /* GraphQL */ `query DashboardCompareRuns($ids: [ID!]!) {
+  nodes(ids: $ids) { ... on TrainingRun { id databaseId name projectName modelName status startedAt createdAt learningRate numExamples rolloutsPerGroup numEpochs maxSteps tags group config summary { split name last min max step } } }
+}`;
+export interface CompareRunsData {
+  nodes: (ComparedRun | null)[];
+}
+
+export interface ComparedPoint {
+  step: number;
+  recordedAt: string;
+  avgReward: number | null;
+  rewardStd: number | null;
+  trainingLoss: number | null;
+  values: NamedValue[];
+}
+
+/** Compare, part two: one split's history of every run, downsampled by the server, in one query. */
+export const COMPARE_HISTORY = /* GraphQL */ `query DashboardCompare($ids: [ID!]!, $split: String!, $names: [String!], $maxPoints: Int!) {
+  nodes(ids: $ids) { ... on TrainingRun { id metricHistory(maxPoints: $maxPoints, split: $split, names: $names) { step recordedAt avgReward rewardStd trainingLoss values { name value } } } }
+}`;
+export interface CompareHistoryData {
+  nodes: ({ id: string; metricHistory: ComparedPoint[] } | null)[];
+}
+
+/** The same scenario side by side: each run's best trajectory of a step. */
+export const COMPARE_TRAJECTORIES = /* GraphQL */ `query DashboardCompareTrajectories($ids: [ID!]!, $step: Int!, $split: String) {
+  nodes(ids: $ids) { ... on TrainingRun { id trajectories(first: 1, filter: { step: $step, split: $split }, orderBy: { field: REWARD, direction: DESC }) { edges { node { id reward taskInput { inputText } messages { role content } } } } } }
+}`;
+export interface CompareTrajectoriesData {
+  nodes: ({
+    id: string;
+    trajectories: {
+      edges: {
+        node: {
+          id: string;
+          reward: number | null;
+          taskInput: { inputText: string };
+          messages: { role: string; content: string }[];
+        };
+      }[];
+    };
+  } | null)[];
+}
+
+/** A run's identity and config, for its page: shown, and changed through updateRun. */
+export const RUN_IDENTITY = /* GraphQL */ `query DashboardRunIdentity($id: ID!) {
+  run(id: $id) { id name notes tags group config summary { split name last min max step } costs { name total steps } }
+}`;
+export interface RunIdentity {
+  id: string;
+  name: string | null;
+  notes: string | null;
+  tags: string[];
+  group: string | null;
+  config: Record<string, unknown>;
+  summary: SummaryMetric[];
+  costs: { name: string; total: number; steps: number }[];
+}
+export const UPDATE_RUN = /* GraphQL */ `mutation DashboardUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {
+  updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {
+    __typename
+    ... on ValidationError { issues { field message } }
+    ... on Error { message }
+  }
+}`;

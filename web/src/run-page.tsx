@@ -34,6 +34,7 @@ import {
 } from './queries';
 import { Link } from './router';
 import { RunCharts } from './run-charts';
+import { RunIdentityPanel } from './run-identity';
 import { Trajectories } from './trajectories';
 
 export { mergePoints } from './metric-catalog';
@@ -275,7 +276,14 @@ export function RunPage({ id }: { id: string }) {
             </span>
           )}
         </div>
-        <div class="bar" role="progressbar" aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={doneSteps}>
+        <div
+          class="bar"
+          role="progressbar"
+          aria-label="training progress"
+          aria-valuemin={0}
+          aria-valuemax={total ?? 0}
+          aria-valuenow={doneSteps}
+        >
           <div class="bar-fill" style={{ width: `${pct}%` }} />
         </div>
       </div>
@@ -333,6 +341,7 @@ export function RunPage({ id }: { id: string }) {
         </div>
       </div>
 
+      <RunIdentityPanel id={id} />
       <RunCharts metricNames={run.metricNames} histories={histories} selected={selected} onSelect={pick} />
       <Checkpoints runId={id} version={checkpointsVersion} />
 

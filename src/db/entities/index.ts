@@ -3,6 +3,9 @@ import { CheckpointEntity } from './checkpoint.entity';
 import { GradientStepEntity } from './gradient-step.entity';
 import { MetricPointEntity } from './metric-point.entity';
 import { MetricValueEntity } from './metric-value.entity';
+import { RunCostEntity } from './run-cost.entity';
+import { RunSummaryEntity } from './run-summary.entity';
+import { RunTagEntity } from './run-tag.entity';
 import { StatusTransitionEntity } from './status-transition.entity';
 import { TaskInputEntity } from './task-input.entity';
 import { TrainingRunEntity } from './training-run.entity';
@@ -21,6 +24,9 @@ export * from './trajectory-group.entity';
 export * from './trajectory-art.entity';
 export * from './metric-value.entity';
 export * from './checkpoint.entity';
+export * from './run-tag.entity';
+export * from './run-summary.entity';
+export * from './run-cost.entity';
 
 export const entities = [
   TrainingRunEntity,
@@ -34,4 +40,7 @@ export const entities = [
   TrajectoryArtEntity,
   MetricValueEntity,
   CheckpointEntity,
+  RunTagEntity,
+  RunSummaryEntity,
+  RunCostEntity,
 ];

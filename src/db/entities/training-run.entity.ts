@@ -35,6 +35,10 @@ export interface TrainingRunRow {
   /** Not in the seed: the instance driving the run, and until when its lease holds. */
   leaseOwner: string | null;
   leaseExpiresAt: string | null;
+  /** Not in the seed: the run's name (null: its trainedModelName stands for it), markdown notes, and group. */
+  name: string | null;
+  notes: string | null;
+  groupName: string | null;
 }
 
 export const TrainingRunEntity = new EntitySchema<TrainingRunRow>({
@@ -66,6 +70,9 @@ export const TrainingRunEntity = new EntitySchema<TrainingRunRow>({
     backend: { type: 'varchar', length: 64, nullable: true },
     leaseOwner: { name: 'lease_owner', type: 'varchar', length: 128, nullable: true },
     leaseExpiresAt: { name: 'lease_expires_at', type: 'varchar', length: 32, nullable: true },
+    name: { type: 'varchar', length: 200, nullable: true },
+    notes: { type: 'text', nullable: true },
+    groupName: { name: 'group_name', type: 'varchar', length: 200, nullable: true },
   },
   indices: [
     { name: 'IDX_training_runs_created', columns: ['createdAt', 'id'] },
@@ -75,5 +82,6 @@ export const TrainingRunEntity = new EntitySchema<TrainingRunRow>({
     { name: 'IDX_training_runs_model', columns: ['modelName', 'createdAt'] },
     { name: 'IDX_training_runs_mode_status', columns: ['mode', 'status', 'id'] },
     { name: 'IDX_training_runs_backend_status', columns: ['backend', 'status', 'id'] },
+    { name: 'IDX_training_runs_group', columns: ['groupName', 'createdAt'] },
   ],
 });

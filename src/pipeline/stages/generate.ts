@@ -4,6 +4,7 @@ import { ProviderError } from '../../providers/http';
 import type { TrainingRun } from '../../runs/run.model';
 import { cleanInputs, inputsRequest, systemPromptRequest } from '../prompts';
 import type { StageContext } from './context';
+import { TokenTally } from './token-tally';
 
 const GENERATION_ATTEMPTS = 5;
 
@@ -13,8 +14,14 @@ export async function generate(ctx: StageContext, run: TrainingRun): Promise<voi
   let systemPrompt = run.systemPrompt;
   const generator = deps.chat(deps.config.openaiBaseUrl!, deps.config.openaiApiKey, 'generator');
   const generatorModel = settings.generatorModel ?? deps.config.generatorModel!;
+  const tokens = new TokenTally('generator');
   if (!systemPrompt) {
-    const choice = await generator.complete(systemPromptRequest(generatorModel, run.taskDescription), ctx.signal);
+    const choice = await generator.complete(
+      systemPromptRequest(generatorModel, run.taskDescription),
+      ctx.signal,
+      undefined,
+      tokens.add,
+    );
     systemPrompt = (choice.message.content ?? '').trim() || null;
     ctx.touch();
   }
@@ -28,6 +35,7 @@ export async function generate(ctx: StageContext, run: TrainingRun): Promise<voi
         inputsRequest(generatorModel, run.taskDescription, wanted),
         (v) => v,
         ctx.signal,
+        tokens.add,
       );
       for (const text of cleanInputs(answer)) {
         if (!seen.has(text)) {
@@ -54,4 +62,6 @@ export async function generate(ctx: StageContext, run: TrainingRun): Promise<voi
     systemPrompt,
     ctx.guard('generating'),
   );
+  // Generation precedes the first step: its tokens count at step 0.
+  await deps.runs.addCosts(run.id, 0, tokens.values(), ctx.guard('generating'));
 }

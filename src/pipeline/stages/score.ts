@@ -15,6 +15,7 @@ import {
 } from '../ruler';
 import type { StageContext } from './context';
 import { groupsOf } from './groups';
+import { TokenTally } from './token-tally';
 
 export async function score(ctx: StageContext, step: number): Promise<void> {
   const { deps, settings } = ctx;
@@ -23,10 +24,15 @@ export async function score(ctx: StageContext, step: number): Promise<void> {
   ctx.publishProgress();
   const judgeClient = deps.chat(deps.config.openaiBaseUrl!, deps.config.openaiApiKey, 'judge');
   const judgeModel = settings.judgeModel ?? deps.config.judgeModel!;
+  const tokens = new TokenTally('judge');
   await mapLimit(groups, settings.maxConcurrentJudgeCalls, async (group) => {
     const trajectories = group.scorable.map((t) => messagesFromJson(t.messages) as ChatMessage[]);
     const prompt = buildJudgeRequest(judgeModel, { trajectories }, settings.rubric);
-    const scores = scoresForGroup(prompt, await judge(ctx, judgeClient, judgeModel, prompt), trajectories.length);
+    const scores = scoresForGroup(
+      prompt,
+      await judge(ctx, judgeClient, judgeModel, prompt, tokens),
+      trajectories.length,
+    );
     await deps.trajectories.applyScores(
       ctx.runId,
       group.scorable.map((t, i) => ({
@@ -44,10 +50,17 @@ export async function score(ctx: StageContext, step: number): Promise<void> {
     ctx.touch();
     ctx.publishProgress();
   });
+  await deps.runs.addCosts(ctx.runId, step, tokens.values(), ctx.guard('scoring'));
 }
 
 /** One RULER call; an answer with wrong, missing or repeated ids is asked again once, with what was wrong. */
-async function judge(ctx: StageContext, client: ChatClient, model: string, prompt: JudgePrompt): Promise<JudgeScore[]> {
+async function judge(
+  ctx: StageContext,
+  client: ChatClient,
+  model: string,
+  prompt: JudgePrompt,
+  tokens: TokenTally,
+): Promise<JudgeScore[]> {
   let request = prompt.request;
   for (let attempt = 1; ; attempt++) {
     let answer = '';
@@ -59,6 +72,7 @@ async function judge(ctx: StageContext, client: ChatClient, model: string, promp
           return parseJudgeAnswer(value, prompt.ids);
         },
         ctx.signal,
+        tokens.add,
       );
     } catch (err) {
       if (err instanceof JudgeAnswerError && err.retryable && attempt === 1) {

@@ -53,6 +53,13 @@ export async function train(
     exceptions: [],
   }));
   const attempts = deps.config.retryAttempts;
+  // The step's training time, waits and retries included, under ART's name for it.
+  const started = performance.now();
+  const done = async (outcome: TrainOutcome): Promise<TrainOutcome> => {
+    const seconds = (performance.now() - started) / 1000;
+    await deps.runs.addCosts(run.id, step, { 'time/step_trainer_s': seconds }, ctx.guard('training'));
+    return outcome;
+  };
   let failures = 0;
   let busyWaits = 0;
   let lastLines: Record<string, number>[] = [];
@@ -61,7 +68,7 @@ export async function train(
     // call it kept training after its stream was cut may end during the wait): never train it twice.
     if (retry) {
       const saved = await backend.currentStep(model, ctx.signal);
-      if (saved > backendStep) return { lines: lastLines, step: saved, groups: groups.length };
+      if (saved > backendStep) return done({ lines: lastLines, step: saved, groups: groups.length });
     }
     const lines: Record<string, number>[] = [];
     lastLines = lines;
@@ -84,7 +91,11 @@ export async function train(
         },
         ctx.signal,
       );
-      return { lines, step: result.step ?? (await backend.currentStep(model, ctx.signal)), groups: groups.length };
+      return done({
+        lines,
+        step: result.step ?? (await backend.currentStep(model, ctx.signal)),
+        groups: groups.length,
+      });
     } catch (err) {
       if (!(err instanceof TrainingCallError) || !err.transient) throw err;
       const saved = await backend.currentStep(model, ctx.signal);
@@ -92,7 +103,7 @@ export async function train(
         deps.logger.warn(
           `run ${run.id}: training step ${step} reported ${deps.redact(err.message)}, but backend ${backend.name} saved it (step ${saved})`,
         );
-        return { lines, step: saved, groups: groups.length };
+        return done({ lines, step: saved, groups: groups.length });
       }
       // The same rule as every other call (providers/http.ts): the backend's Retry-After, else jittered backoff.
       const delay = retryDelayMs({ baseDelayMs: deps.config.retryBaseMs }, failures, err.retryAfterMs);
