@@ -15,6 +15,7 @@ const LAYERS = [
   'providers',
   'backends',
   'graphql',
+  'datasets',
   'runs',
   'trajectories',
   'metrics',

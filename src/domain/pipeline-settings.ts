@@ -14,6 +14,21 @@ export interface PipelineSettings {
   maxConcurrentJudgeCalls: number;
   /** The named ART backend; null: the first configured. */
   backend: string | null;
+  /** Where the run's inputs came from when the user gave them (`scenarios`, `dataset:<uuid>`); null: generated. */
+  scenarioSource: string | null;
+  /** The kind of rollout and its settings; null: the built-in single turn. */
+  rollout: RolloutSettings | null;
+}
+
+/** How a step's episodes are played (src/rollouts/): one file per kind. */
+export interface RolloutSettings {
+  kind: 'builtin' | 'http' | 'mcp' | 'worker';
+  /** The environment's base URL (http: POST {url}/reset, /step, /close; mcp: the Streamable HTTP endpoint). */
+  url?: string | null;
+  /** Assistant turns an episode may take before it is stopped as never done. */
+  maxTurns?: number | null;
+  /** worker: `pkg.module:rollout`. */
+  entrypoint?: string | null;
 }
 
 export const PIPELINE_DEFAULTS: PipelineSettings = {
@@ -25,6 +40,8 @@ export const PIPELINE_DEFAULTS: PipelineSettings = {
   maxConcurrentRollouts: 16,
   maxConcurrentJudgeCalls: 8,
   backend: null,
+  scenarioSource: null,
+  rollout: null,
 };
 
 export class MissingSettingError extends AtelierError {

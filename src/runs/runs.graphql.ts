@@ -1,5 +1,6 @@
 // GraphQL types and fields for training runs. Thin: parse arguments, call a service, return.
 import type { Context } from '../context';
+import { datasetIdOf, ScenarioInput, ScenarioSplitEnum } from '../datasets/datasets.graphql';
 import { parseDate } from '../db/timestamps';
 import { batchAt, totalSteps } from '../domain/dataset';
 import { MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
@@ -45,6 +46,11 @@ export const TaskInputRef = builder.objectRef<TaskInput>('TaskInput').implement(
     step: t.exposeInt('step'),
     inputText: t.exposeString('inputText'),
     context: t.field({ type: 'JSON', nullable: true, resolve: (i) => i.context }),
+    split: t.field({
+      type: ScenarioSplitEnum,
+      description: 'TRAIN inputs are trained on; VAL inputs (a held-out part of your scenarios) are not.',
+      resolve: (i) => i.split ?? 'train',
+    }),
   }),
 });
 
@@ -286,6 +292,13 @@ const CreateTrainingRunInput = builder.inputType('CreateTrainingRunInput', {
       description: 'Default PIPELINE: Atelier drives the run. TRACKED: your script reports into it.',
     }),
     pipeline: t.field({ type: PipelineSettingsInput, description: 'Settings of a PIPELINE run.' }),
+    scenarios: t.field({
+      type: [ScenarioInput],
+      description:
+        "A PIPELINE run's own inputs instead of generated ones (numExamples becomes the TRAIN count); VAL ones are held out. At most one of scenarios and datasetId.",
+      validate: { maxLength: 10_000 },
+    }),
+    datasetId: t.id({ description: "A stored dataset (createDataset) whose items become the run's inputs." }),
   }),
 });
 
@@ -304,6 +317,12 @@ builder.mutationFields((t) => ({
       run: await ctx.services.runs.create({
         ...input,
         config: input.config as Record<string, unknown> | null | undefined,
+        scenarios: input.scenarios?.map((s) => ({
+          inputText: s.inputText,
+          context: (s.context as Record<string, unknown> | null | undefined) ?? null,
+          split: s.split ?? null,
+        })),
+        datasetId: input.datasetId == null ? null : datasetIdOf(String(input.datasetId), 'input.datasetId'),
       }),
     }),
   }),

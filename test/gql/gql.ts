@@ -21,6 +21,9 @@ type Documents = {
     "\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n": typeof types.RunStatusChangedDocument,
     "\n  query DashboardTestServerInfo { server { simulated version } }\n": typeof types.DashboardTestServerInfoDocument,
     "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n": typeof types.DashboardTestTotalStepsDocument,
+    "\n  mutation CreateDataset($name: String!, $items: [ScenarioInput!]!, $splits: DatasetSplitsInput) {\n    createDataset(name: $name, items: $items, splits: $splits) {\n      __typename\n      ... on CreateDatasetPayload { dataset { id name trainCount valCount items { inputText context split } } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.CreateDatasetDocument,
+    "\n  query Datasets {\n    datasets(first: 100) { id name }\n  }\n": typeof types.DatasetsDocument,
+    "\n  query RunInputs($id: ID!) {\n    run(id: $id) {\n      status error numExamples\n      taskInputs { inputText context split }\n      trajectories(first: 100) { totalCount edges { node { taskInput { inputText } } } }\n    }\n  }\n": typeof types.RunInputsDocument,
     "\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n": typeof types.DemoRunCheckDocument,
     "\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n": typeof types.RunFieldsFragmentDoc,
     "\n  mutation CreateRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { ...RunFields } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on ConflictError { message }\n    }\n  }\n": typeof types.CreateRunDocument,
@@ -61,6 +64,9 @@ const documents: Documents = {
     "\n  subscription RunStatusChanged($runId: ID, $afterEventId: String) {\n    runStatusChanged(runId: $runId, afterEventId: $afterEventId) {\n      eventId from to reason\n      run { id status }\n    }\n  }\n": types.RunStatusChangedDocument,
     "\n  query DashboardTestServerInfo { server { simulated version } }\n": types.DashboardTestServerInfoDocument,
     "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n": types.DashboardTestTotalStepsDocument,
+    "\n  mutation CreateDataset($name: String!, $items: [ScenarioInput!]!, $splits: DatasetSplitsInput) {\n    createDataset(name: $name, items: $items, splits: $splits) {\n      __typename\n      ... on CreateDatasetPayload { dataset { id name trainCount valCount items { inputText context split } } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.CreateDatasetDocument,
+    "\n  query Datasets {\n    datasets(first: 100) { id name }\n  }\n": types.DatasetsDocument,
+    "\n  query RunInputs($id: ID!) {\n    run(id: $id) {\n      status error numExamples\n      taskInputs { inputText context split }\n      trajectories(first: 100) { totalCount edges { node { taskInput { inputText } } } }\n    }\n  }\n": types.RunInputsDocument,
     "\n  query DemoRunCheck {\n    server { simulated }\n    runs(first: 5) { totalCount edges { node { id status projectName totalSteps statusHistory { to } metricHistory { step avgReward trainingLoss } trajectories(first: 1, orderBy: { field: REWARD, direction: DESC }) { totalCount edges { node { judgeExplanation } } } } } }\n  }\n": types.DemoRunCheckDocument,
     "\n  fragment RunFields on TrainingRun {\n    id\n    databaseId\n    uuid\n    status\n    modelName\n    projectName\n    trainedModelName\n    taskDescription\n    numExamples\n    rolloutsPerGroup\n    learningRate\n    numEpochs\n    maxSteps\n    systemPrompt\n    createdAt\n    startedAt\n    completedAt\n    error\n    config\n    metrics { totalTrajectories avgReward minReward maxReward trainingLoss epoch step }\n  }\n": types.RunFieldsFragmentDoc,
     "\n  mutation CreateRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { ...RunFields } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on ConflictError { message }\n    }\n  }\n": types.CreateRunDocument,
@@ -136,6 +142,18 @@ export function graphql(source: "\n  query DashboardTestServerInfo { server { si
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n"): (typeof documents)["\n  query DashboardTestTotalSteps($id: ID!) { run(id: $id) { totalSteps numExamples numEpochs maxSteps } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateDataset($name: String!, $items: [ScenarioInput!]!, $splits: DatasetSplitsInput) {\n    createDataset(name: $name, items: $items, splits: $splits) {\n      __typename\n      ... on CreateDatasetPayload { dataset { id name trainCount valCount items { inputText context split } } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateDataset($name: String!, $items: [ScenarioInput!]!, $splits: DatasetSplitsInput) {\n    createDataset(name: $name, items: $items, splits: $splits) {\n      __typename\n      ... on CreateDatasetPayload { dataset { id name trainCount valCount items { inputText context split } } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Datasets {\n    datasets(first: 100) { id name }\n  }\n"): (typeof documents)["\n  query Datasets {\n    datasets(first: 100) { id name }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RunInputs($id: ID!) {\n    run(id: $id) {\n      status error numExamples\n      taskInputs { inputText context split }\n      trajectories(first: 100) { totalCount edges { node { taskInput { inputText } } } }\n    }\n  }\n"): (typeof documents)["\n  query RunInputs($id: ID!) {\n    run(id: $id) {\n      status error numExamples\n      taskInputs { inputText context split }\n      trajectories(first: 100) { totalCount edges { node { taskInput { inputText } } } }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

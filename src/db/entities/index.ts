@@ -1,5 +1,6 @@
 import { ApiKeyEntity } from './api-key.entity';
 import { CheckpointEntity } from './checkpoint.entity';
+import { DatasetEntity, DatasetItemEntity } from './dataset.entity';
 import { GradientStepEntity } from './gradient-step.entity';
 import { MetricPointEntity } from './metric-point.entity';
 import { MetricValueEntity } from './metric-value.entity';
@@ -21,6 +22,7 @@ export * from './trajectory-group.entity';
 export * from './trajectory-art.entity';
 export * from './metric-value.entity';
 export * from './checkpoint.entity';
+export * from './dataset.entity';
 
 export const entities = [
   TrainingRunEntity,
@@ -34,4 +36,6 @@ export const entities = [
   TrajectoryArtEntity,
   MetricValueEntity,
   CheckpointEntity,
+  DatasetEntity,
+  DatasetItemEntity,
 ];

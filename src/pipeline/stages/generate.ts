@@ -19,6 +19,8 @@ export async function generate(ctx: StageContext, run: TrainingRun): Promise<voi
     ctx.touch();
   }
   if (existing.length >= run.numExamples && run.systemPrompt) return;
+  // The user's own scenarios are the dataset: only the system prompt is written.
+  if (settings.scenarioSource) return deps.runs.recordDataset(run.id, null, systemPrompt, ctx.guard('generating'));
   const inputs: string[] = existing.length >= run.numExamples ? existing.map((e) => e.inputText) : [];
   const seen = new Set(inputs);
   for (let attempt = 1; attempt <= GENERATION_ATTEMPTS && inputs.length < run.numExamples; attempt++) {
