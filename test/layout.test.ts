@@ -14,6 +14,7 @@ const LAYERS = [
   'events',
   'providers',
   'backends',
+  'rollouts',
   'graphql',
   'datasets',
   'runs',

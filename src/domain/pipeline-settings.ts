@@ -86,6 +86,23 @@ export function checkServerSettings(server: PipelineConfig, run: Partial<Pipelin
   if (missing.length > 0) throw new MissingSettingError(missing);
 }
 
+/** A rollout's settings, checked for its kind (each kind's required fields named). */
+export function checkRolloutSettings(rollout: RolloutSettings | null | undefined): void {
+  if (!rollout) return;
+  if ((rollout.kind === 'http' || rollout.kind === 'mcp') && !rollout.url)
+    throw ValidationError.of(
+      'input.pipeline.rollout.url',
+      'required',
+      `a ${rollout.kind.toUpperCase()} rollout needs the url of its environment`,
+    );
+  if (rollout.kind === 'worker' && !rollout.entrypoint)
+    throw ValidationError.of(
+      'input.pipeline.rollout.entrypoint',
+      'required',
+      'a WORKER rollout needs its entrypoint (pkg.module:rollout)',
+    );
+}
+
 /** The backend a run trains on: its own choice, else the first configured. */
 export function backendOf(server: PipelineConfig, run: Partial<PipelineSettings>): ArtBackendConfig {
   if (!run.backend) return server.artBackends[0];

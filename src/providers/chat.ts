@@ -6,9 +6,21 @@ export interface ChatMessage {
   content: string;
 }
 
+/** A message of a tool-using conversation, as OpenAI's API takes it (an assistant turn may be only tool calls). */
+export interface ToolChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: unknown[];
+  tool_call_id?: string;
+  name?: string;
+  [key: string]: unknown;
+}
+
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
+  /** OpenAI function tools the model may call. */
+  tools?: unknown[];
   temperature?: number;
   max_tokens?: number;
   logprobs?: boolean;
@@ -25,6 +37,11 @@ export interface ChatChoice {
   [key: string]: unknown;
 }
 
+/** A request of a tool-using turn: the conversation so far and the tools the model may call. */
+export interface ToolChatRequest extends Omit<ChatRequest, 'messages'> {
+  messages: ToolChatMessage[];
+}
+
 export interface ChatClientOptions {
   baseUrl: string;
   apiKey?: string;
@@ -36,7 +53,11 @@ export interface ChatClientOptions {
 export class ChatClient {
   constructor(private readonly opts: ChatClientOptions) {}
 
-  async complete(req: ChatRequest, signal?: AbortSignal, onRetry?: (reason: string) => void): Promise<ChatChoice> {
+  async complete(
+    req: ChatRequest | ToolChatRequest,
+    signal?: AbortSignal,
+    onRetry?: (reason: string) => void,
+  ): Promise<ChatChoice> {
     const headers: Record<string, string> = {};
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
     const answer = await callJson<{ choices?: ChatChoice[] }>(

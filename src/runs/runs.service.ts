@@ -18,7 +18,12 @@ import {
 import type { Page, PageWindow, Positioned } from '../db/keyset';
 import { nowStored } from '../db/timestamps';
 import type { WriteTx } from '../db/write-queue';
-import { backendOf, checkServerSettings, type PipelineSettings } from '../domain/pipeline-settings';
+import {
+  backendOf,
+  checkRolloutSettings,
+  checkServerSettings,
+  type PipelineSettings,
+} from '../domain/pipeline-settings';
 import { assignSplits, checkScenarios, type Scenario } from '../domain/scenarios';
 import { isFinal, planTransition, type TrainingStatus } from '../domain/status-machine';
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
@@ -186,6 +191,11 @@ export class RunsService {
         Object.entries(input.pipeline ?? {}).filter(([, v]) => v != null),
       );
       checkServerSettings(this.pipeline, settings);
+      checkRolloutSettings(settings.rollout);
+      if (settings.rollout)
+        settings.rollout = Object.fromEntries(
+          Object.entries(settings.rollout).filter(([, v]) => v != null),
+        ) as PipelineSettings['rollout'];
       backend = backendOf(this.pipeline, settings).name;
       const given = await this.scenariosOf(input);
       if (given) {

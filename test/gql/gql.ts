@@ -55,6 +55,7 @@ type Documents = {
     "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n": typeof types.ListApiKeysDocument,
     "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
+    "\n  query AgenticTrajectories($runId: ID!) {\n    trajectories(runId: $runId, first: 100) {\n      totalCount\n      edges {\n        node {\n          uuid reward error droppedReason judgeExplanation metadata tools art\n          messages { role content toolCallId trainable toolCalls { id name arguments } }\n        }\n      }\n    }\n  }\n": typeof types.AgenticTrajectoriesDocument,
 };
 const documents: Documents = {
     "\n  mutation CreateTrackedRun($input: CreateTrainingRunInput!) {\n    createTrainingRun(input: $input) {\n      __typename\n      ... on CreateTrainingRunPayload { run { id status projectName } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.CreateTrackedRunDocument,
@@ -98,6 +99,7 @@ const documents: Documents = {
     "\n  query ListApiKeys {\n    apiKeys { id name scope createdAt lastUsedAt revokedAt }\n  }\n": types.ListApiKeysDocument,
     "\n  mutation CreateApiKey($name: String!, $scope: ApiKeyScope!) {\n    createApiKey(name: $name, scope: $scope) {\n      __typename\n      ... on CreateApiKeyPayload { secret apiKey { id name scope createdAt lastUsedAt revokedAt } }\n      ... on ValidationError { message issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n": types.RevokeApiKeyDocument,
+    "\n  query AgenticTrajectories($runId: ID!) {\n    trajectories(runId: $runId, first: 100) {\n      totalCount\n      edges {\n        node {\n          uuid reward error droppedReason judgeExplanation metadata tools art\n          messages { role content toolCallId trainable toolCalls { id name arguments } }\n        }\n      }\n    }\n  }\n": types.AgenticTrajectoriesDocument,
 };
 
 /**
@@ -278,6 +280,10 @@ export function graphql(source: "\n  mutation CreateApiKey($name: String!, $scop
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      __typename\n      ... on RevokeApiKeyPayload { apiKey { id name revokedAt } }\n      ... on Error { message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AgenticTrajectories($runId: ID!) {\n    trajectories(runId: $runId, first: 100) {\n      totalCount\n      edges {\n        node {\n          uuid reward error droppedReason judgeExplanation metadata tools art\n          messages { role content toolCallId trainable toolCalls { id name arguments } }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query AgenticTrajectories($runId: ID!) {\n    trajectories(runId: $runId, first: 100) {\n      totalCount\n      edges {\n        node {\n          uuid reward error droppedReason judgeExplanation metadata tools art\n          messages { role content toolCallId trainable toolCalls { id name arguments } }\n        }\n      }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
