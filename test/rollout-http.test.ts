@@ -8,26 +8,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { startHttpEnvSim, type HttpEnvSim } from './fixtures/http-env-sim';
 import { waitDone } from './fixtures/pipeline-bed';
-import { graphql } from './gql';
 import { pipelineConfig, startPipelineServer, startSims, type Sims } from './helpers/pipeline';
 import { expectResult } from './helpers/results';
 import { useTestServer, type TestServer } from './helpers/server';
 import { waitFor } from './helpers/subscriptions';
-import { CancelRun, CreatePipelineRun } from './operations';
-
-export const AgenticTrajectories = graphql(`
-  query AgenticTrajectories($runId: ID!) {
-    trajectories(runId: $runId, first: 100) {
-      totalCount
-      edges {
-        node {
-          uuid reward error droppedReason judgeExplanation metadata tools art
-          messages { role content toolCallId trainable toolCalls { id name arguments } }
-        }
-      }
-    }
-  }
-`);
+import { AgenticTrajectories, CancelRun, CreatePipelineRun } from './operations';
 
 let sims: Sims;
 let env: HttpEnvSim;
@@ -135,5 +120,104 @@ describe('HTTP rollouts', () => {
     expect(env.open()).toEqual([]);
     const episodes = new Set(env.callsTo('/reset').map((c) => c.body.episodeId));
     expect(new Set(env.callsTo('/close').map((c) => c.body.episodeId))).toEqual(episodes);
+  });
+});
+
+describe('HTTP rollouts without an environment reward', () => {
+  it('are scored by RULER, whose prompt carries the tools in <available_tools>', async () => {
+    const judgeCalls = sims.openai.callsOf('judge').length;
+    const run = await createHttpRun(
+      s,
+      'agentic-ruler',
+      {},
+      {
+        scenarios: SCENARIOS.slice(0, 2).map((x) => ({ ...x, context: { ...x.context, reward: false } })),
+      },
+    );
+    const done = await waitDone(s, run.id, 60_000);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('COMPLETED');
+    const judged = sims.openai.callsOf('judge').slice(judgeCalls);
+    expect(judged).toHaveLength(2); // one per group
+    for (const call of judged) {
+      const prompt = (call.body as { messages: Array<{ content: string }> }).messages[1].content;
+      expect(prompt).toContain('<available_tools>');
+      expect(prompt).toContain('"name": "calculate"');
+      expect(prompt).toContain('"tool_calls"');
+    }
+    for (const t of await trajectoriesOf(s, run.id)) {
+      expect(t.judgeExplanation).toBeTruthy();
+      expect(t.metadata).not.toHaveProperty('reward_source');
+      expect((t.art as { reward: number }).reward).toBe(t.reward);
+    }
+  });
+});
+
+describe('HTTP environment faults', () => {
+  it('retries 5xx and malformed JSON with backoff; the episodes succeed', async () => {
+    env.faults.failNext(2, 503, '/step');
+    env.faults.malformedNext(1, '/reset');
+    const run = await createHttpRun(s, 'agentic-retry', {}, { scenarios: SCENARIOS.slice(0, 2) });
+    const done = await waitDone(s, run.id, 60_000);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('COMPLETED');
+    const trajectories = await trajectoriesOf(s, run.id);
+    expect(trajectories.map((t) => t.error)).toEqual([null, null, null, null]);
+    expect(env.faults).toBeDefined();
+    expect(env.calls.filter((c) => c.status === 503)).toHaveLength(2);
+  });
+
+  it('stores an episode that never says done as failed with its cause; a group left with fewer than two is not trained', async () => {
+    env.faults.neverDone(true);
+    const trainsBefore = sims.art.trainCalls.length;
+    const run = await createHttpRun(s, 'agentic-never-done', { maxTurns: 3 }, { scenarios: SCENARIOS.slice(0, 2) });
+    const done = await waitDone(s, run.id, 60_000);
+    expect(done.status).toBe('FAILED');
+    expect(done.error).toContain('every rollout failed');
+    expect(done.error).toContain('did not say done within maxTurns (3)');
+    const trajectories = await trajectoriesOf(s, run.id);
+    expect(trajectories).toHaveLength(4);
+    for (const t of trajectories) {
+      expect(t.error).toMatch(
+        /^EnvironmentError: .* did not say done within maxTurns \(3\) \(the episode was played 2 times\)$/,
+      );
+      expect(t.droppedReason).toContain('only 0 of 2 rollouts succeeded');
+      expect(t.messages.filter((m) => m.trainable)).toHaveLength(3);
+    }
+    expect(sims.art.trainCalls.length).toBe(trainsBefore);
+    expect(env.open()).toEqual([]);
+  });
+
+  it('fails the run as hung when the environment stops answering, and closes the episodes', async () => {
+    const hung = await startPipelineServer(sims, { stallTimeoutMs: 1500, requestTimeoutMs: 60_000 });
+    try {
+      env.faults.hangNext(100, '/step');
+      const run = await createHttpRun(hung, 'agentic-hang', {}, { scenarios: SCENARIOS.slice(0, 2) });
+      const done = await waitDone(hung, run.id, 60_000);
+      expect(done.status).toBe('FAILED');
+      expect(done.error).toMatch(/^COLLECTING: no progress for 2 s/);
+      await waitFor(() => env.open().length === 0, 10_000, 'every episode closed');
+    } finally {
+      await hung.stop();
+    }
+  });
+
+  it('cancel stops the run within its in-flight episode and closes it', async () => {
+    env.faults.hangNext(100, '/step');
+    const seen = env.calls.length;
+    const run = await createHttpRun(s, 'agentic-cancel', {}, { scenarios: SCENARIOS.slice(0, 2) });
+    await waitFor(
+      () => env.calls.slice(seen).some((c) => c.path === '/step' && c.status === undefined),
+      30_000,
+      'a step in flight',
+    );
+    expect(env.open().length).toBeGreaterThan(0);
+    const cancelled = expectResult(
+      (await s.gql(CancelRun, { id: run.id })).cancelTrainingRun,
+      'CancelTrainingRunPayload',
+    );
+    expect(cancelled.run.status).toBe('CANCELLED');
+    await waitFor(() => env.open().length === 0, 10_000, 'the in-flight episodes closed');
+    expect((await trajectoriesOf(s, run.id)).length).toBe(0);
   });
 });

@@ -12,6 +12,8 @@ type Message = { role: string; content: string; tool_call_id?: string; name?: st
 
 interface Episode {
   expected: number;
+  /** context.reward === false: the environment gives no reward, and Atelier's RULER judges the episode. */
+  rewarded: boolean;
   calls: number;
   /** Answers by turn: a step sent again (after a lost answer) gets the same answer, not a second effect. */
   answers: Map<number, Json>;
@@ -87,13 +89,21 @@ export function createCalculatorEnv(): CalculatorEnv {
   const episodes = new Map<string, Episode>();
 
   function reset(body: Json) {
-    const scenario = (body.scenario ?? {}) as { input_text?: string; context?: { answer?: number } | null };
+    const scenario = (body.scenario ?? {}) as {
+      input_text?: string;
+      context?: { answer?: number; reward?: boolean } | null;
+    };
     const text = String(scenario.input_text ?? '');
     const expression = expressionIn(text);
     const expected =
       typeof scenario.context?.answer === 'number' ? scenario.context.answer : expression ? evaluate(expression) : NaN;
     // A reset of an episode id that exists starts it again (a resumed run replays its episodes).
-    episodes.set(String(body.episodeId), { expected, calls: 0, answers: new Map() });
+    episodes.set(String(body.episodeId), {
+      expected,
+      rewarded: scenario.context?.reward !== false,
+      calls: 0,
+      answers: new Map(),
+    });
     const messages: Message[] = [
       {
         role: 'system',
@@ -136,7 +146,7 @@ export function createCalculatorEnv(): CalculatorEnv {
         const correct = Number(args.answer) === episode.expected;
         messages.push({ role: 'tool', tool_call_id: call.id, content: correct ? 'correct' : 'incorrect' });
         answer = {
-          reward: correct ? 1 : 0,
+          ...(episode.rewarded ? { reward: correct ? 1 : 0 } : {}),
           done: true,
           metrics: { correct: correct ? 1 : 0, tool_calls: episode.calls },
         };
