@@ -2,6 +2,7 @@
 import type { RolloutSettings } from '../domain/pipeline-settings';
 import { BuiltinRollout } from './builtin';
 import { HTTP_DEFAULT_MAX_TURNS, HttpRollout } from './http';
+import { MCP_DEFAULT_MAX_TURNS, McpRollout } from './mcp';
 import type { Rollout, RolloutDeps } from './types';
 
 export type { ArtTrajectoryJson, Episode, EpisodeHooks, EpisodeResult, Rollout, RolloutDeps } from './types';
@@ -13,6 +14,8 @@ export function createRollout(settings: RolloutSettings | null, deps: RolloutDep
       return new BuiltinRollout(deps);
     case 'http':
       return new HttpRollout(deps, settings!.url!, settings!.maxTurns ?? HTTP_DEFAULT_MAX_TURNS);
+    case 'mcp':
+      return new McpRollout(deps, settings!.url!, settings!.maxTurns ?? MCP_DEFAULT_MAX_TURNS);
     default:
       throw new Error(`rollout kind ${settings!.kind} is not available in this build`);
   }

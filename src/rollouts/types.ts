@@ -1,6 +1,6 @@
 // One small interface between the collect stage and whatever plays an episode: the stage hands over
 // episodes and gets ART trajectories back, never knowing which kind answered (as the train stage
-// does not know which backend trains). One file per kind: builtin, http (and the kinds to come).
+// does not know which backend trains). One file per kind: builtin, http, mcp.
 import type { ChatClient } from '../providers/chat';
 import type { RetryPolicy } from '../providers/http';
 
@@ -42,7 +42,7 @@ export interface EpisodeResult {
 }
 
 export interface Rollout {
-  readonly kind: 'builtin' | 'http';
+  readonly kind: 'builtin' | 'http' | 'mcp';
   play(episode: Episode, hooks: EpisodeHooks): Promise<EpisodeResult>;
 }
 

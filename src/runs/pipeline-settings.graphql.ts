@@ -13,6 +13,11 @@ export const RolloutKindEnum = builder.enumType('RolloutKind', {
       description:
         'An environment behind POST {url}/reset, /step and /close: multi-turn, tool-using, its reward or RULER.',
     },
+    MCP: {
+      value: 'mcp',
+      description:
+        "An MCP server (Streamable HTTP) at url: its tools and complete_task in a tool loop, scored by RULER, as ART's MCP-RL.",
+    },
   } as const,
 });
 
@@ -21,7 +26,7 @@ export const RolloutInput = builder.inputType('RolloutInput', {
   fields: (t) => ({
     kind: t.field({ type: RolloutKindEnum, required: true }),
     url: t.string({
-      description: "HTTP: the environment's base URL (http or https).",
+      description: "HTTP: the environment's base URL; MCP: the server's Streamable HTTP endpoint (http or https).",
       validate: {
         schema: z
           .string()

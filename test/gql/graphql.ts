@@ -100,7 +100,7 @@ export type RolloutInput = {
   kind: RolloutKind;
   /** Assistant turns an episode may take before it counts as never done. Default 10. */
   maxTurns?: number | null | undefined;
-  /** HTTP: the environment's base URL (http or https). */
+  /** HTTP: the environment's base URL; MCP: the server's Streamable HTTP endpoint (http or https). */
   url?: string | null | undefined;
 };
 
@@ -109,7 +109,9 @@ export type RolloutKind =
   /** One prompt, one completion; RULER scores each group. The default. */
   | 'BUILTIN'
   /** An environment behind POST {url}/reset, /step and /close: multi-turn, tool-using, its reward or RULER. */
-  | 'HTTP';
+  | 'HTTP'
+  /** An MCP server (Streamable HTTP) at url: its tools and complete_task in a tool loop, scored by RULER, as ART's MCP-RL. */
+  | 'MCP';
 
 /** PIPELINE: Atelier drives generation, rollouts, RULER scoring and training. TRACKED: a training script drives ART itself and reports into Atelier. */
 export type RunMode =
