@@ -90,14 +90,23 @@ function checkStep(v: unknown, where: string) {
   };
 }
 
-/** The conversation as the model is sent it: each choice becomes its assistant message. */
-export function conversationOf(trajectory: ArtTrajectoryJson): ToolChatMessage[] {
+/**
+ * The conversation as ART's `get_messages` gives it (src/art/trajectories.py, PeterWofford/ART 679b236e):
+ * each choice becomes {role: "assistant", content (never null), tool_calls (when it has any, each
+ * dumped as openai's model does: id, function {arguments, name}, type)}; a message's null content is "".
+ * It is what the model is sent on the next turn, and what RULER judges, so its prompt is ART's byte for byte.
+ */
+export function conversationOf(trajectory: Pick<ArtTrajectoryJson, 'messages_and_choices'>): ToolChatMessage[] {
   return trajectory.messages_and_choices.map((item) => {
-    if (item.role !== undefined) return item as ToolChatMessage;
+    if (item.role !== undefined) return { ...item, content: (item.content as string | null) ?? '' } as ToolChatMessage;
     const message = (item.message ?? {}) as Json;
-    const out: ToolChatMessage = { role: 'assistant', content: (message.content as string | null) ?? null };
-    if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) out.tool_calls = message.tool_calls;
-    if (out.content === null && !out.tool_calls) out.content = '';
+    const out: ToolChatMessage = { role: 'assistant', content: (message.content as string | null) ?? '' };
+    const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Json[]) : [];
+    if (calls.length > 0)
+      out.tool_calls = calls.map((c) => {
+        const fn = (c.function ?? {}) as Json;
+        return { id: c.id, function: { arguments: fn.arguments, name: fn.name }, type: c.type ?? 'function' };
+      });
     return out;
   });
 }

@@ -43,7 +43,8 @@ export async function score(ctx: StageContext, step: number): Promise<void> {
         ? (conversationOf(stored[i]!) as unknown as ChatMessage[])
         : (messagesFromJson(t.messages) as ChatMessage[]),
     );
-    const tools = stored.find((a) => a?.tools?.length)?.tools ?? null;
+    // As ART's ruler_score_group: the first trajectory's tools (a group's trajectories share them).
+    const tools = stored[0]?.tools ?? null;
     const prompt = buildJudgeRequest(judgeModel, { trajectories, tools }, settings.rubric);
     const scores = scoresForGroup(prompt, await judge(ctx, judgeClient, judgeModel, prompt), trajectories.length);
     await deps.trajectories.applyScores(
