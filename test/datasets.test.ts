@@ -92,6 +92,22 @@ describe('createDataset', () => {
       'ValidationError',
     );
     expect(long.issues[0]).toMatchObject({ field: 'items.0.inputText', rule: 'too_big' });
+    const context = expectResult(
+      (await s.gql(CreateDataset, { name: 'ctx', items: [{ inputText: 'a', context: { blob: 'x'.repeat(70_000) } }] }))
+        .createDataset,
+      'ValidationError',
+    );
+    expect(context.issues[0]).toMatchObject({ field: 'items.0.context', rule: 'max_bytes' });
+    const many = expectResult(
+      (
+        await s.gql(CreateDataset, {
+          name: 'many',
+          items: Array.from({ length: 10_001 }, (_, i) => ({ inputText: `q${i}` })),
+        })
+      ).createDataset,
+      'ValidationError',
+    );
+    expect(many.issues[0]).toMatchObject({ field: 'items' });
     const allVal = expectResult(
       (await s.gql(CreateDataset, { name: 'val', items: [{ inputText: 'a', split: 'VAL' }] })).createDataset,
       'ValidationError',
