@@ -11,6 +11,7 @@ import { parseKey } from '../src/auth/key-material';
 import { runKeysCli } from '../src/auth/keys-cli';
 import type { DatabaseConfig } from '../src/config';
 import { openDatabase } from '../src/db/data-source';
+import { migrations } from '../src/db/migrations';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl } from './helpers/postgres';
 
 const dir = mkdtempSync(join(tmpdir(), 'atelier-keys-'));
@@ -100,6 +101,10 @@ async function migrationMatchesEntity(config: DatabaseConfig) {
       'scope',
       'secret_hash',
     ]);
+    // Undo the migrations made after it, then it.
+    const newer = migrations.length - 1 - migrations.findIndex((m) => m.name === 'ApiKeys1796060000000');
+    for (let i = 0; i < newer; i++) await db.writer.undoLastMigration({ transaction: 'each' });
+    expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(true);
     await db.writer.undoLastMigration({ transaction: 'each' });
     expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(false);
     await db.writer.runMigrations({ transaction: 'each' });
