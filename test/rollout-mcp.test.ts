@@ -121,4 +121,31 @@ describe('MCP rollouts', () => {
       expect.stringMatching(/^EnvironmentError: MCP server http:\/\/127\.0\.0\.1:9\/mcp: could not connect/),
     ]);
   });
+
+  it("writes a run's inputs from the MCP server's tools when it has no scenarios", async () => {
+    const before = sims.openai.callsOf('generate-inputs').length;
+    const res = await s.gql(CreatePipelineRun, {
+      input: {
+        modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+        projectName: 'mcp-generated',
+        taskDescription: 'Answer math questions with the tools',
+        numExamples: 2,
+        rolloutsPerGroup: 2,
+        numEpochs: 1,
+        pipeline: { groupsPerStep: 2, rollout: { kind: 'MCP', url: mcpUrl, maxTurns: 6 } },
+      },
+    });
+    const run = expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run;
+    const done = await waitDone(s, run.id, 60_000);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('COMPLETED');
+    expect(done.taskInputs).toHaveLength(2);
+    const asked = sims.openai.callsOf('generate-inputs').slice(before);
+    expect(asked.length).toBeGreaterThan(0);
+    const prompt = (asked[0].body as { messages: Array<{ role: string; content: string }> }).messages
+      .map((m) => m.content)
+      .join('\n');
+    expect(prompt).toContain('- calculate: Evaluates an arithmetic expression');
+    expect(prompt).toContain('- lookup_constant: The value of a named constant');
+  });
 });

@@ -7,6 +7,7 @@ import type { Rollout, RolloutDeps } from './types';
 
 export type { ArtTrajectoryJson, Episode, EpisodeHooks, EpisodeResult, Rollout, RolloutDeps } from './types';
 export { conversationOf } from './http';
+export { listMcpTools } from './mcp';
 
 export function createRollout(settings: RolloutSettings | null, deps: RolloutDeps): Rollout {
   switch (settings?.kind ?? 'builtin') {

@@ -182,3 +182,22 @@ export class McpRollout implements Rollout {
     }
   }
 }
+
+/** The server's tools by name and description: what scenarios for it are written from (the GENERATING stage). */
+export async function listMcpTools(
+  url: string,
+  opts: { timeoutMs: number; signal: AbortSignal },
+): Promise<Array<{ name: string; description: string }>> {
+  const client = new Client({ name: 'atelier', version: '1.0.0' });
+  const options = { signal: opts.signal, timeout: opts.timeoutMs };
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)), options);
+    const listed = await client.listTools({}, options);
+    return listed.tools.map((t) => ({ name: t.name, description: t.description ?? '' }));
+  } catch (err) {
+    if (opts.signal.aborted) throw new AbortedError(opts.signal.reason);
+    throw new ProviderError(`MCP server ${url}: could not list its tools: ${(err as Error).message}`, null, false);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
