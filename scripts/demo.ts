@@ -3,9 +3,12 @@
 // so a run takes well under a minute), starts Atelier on its own database file (data/demo.sqlite,
 // reset at each start, never the real one) with ATELIER_SIMULATED on, creates a customer-support
 // pipeline run and prints the dashboard's address. Ctrl-C (or SIGTERM) stops everything.
+// `npm run demo -- --agentic`: an HTTP-rollout run instead, multi-turn and tool-calling, against the
+// example calculator environment (examples/http-env), which rewards each episode itself.
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+import { createCalculatorEnv, serve as serveCalculator } from '../examples/http-env/calculator-env';
 import { createApp, type App } from '../src/app';
 import { loadConfig } from '../src/config';
 import { startArtBackendSim, type ArtBackendSim } from '../test/fixtures/art-backend-sim';
@@ -28,6 +31,18 @@ const RUN = {
   groupsPerStep: 2,
 };
 const TOTAL_STEPS = Math.ceil(RUN.numExamples / RUN.groupsPerStep) * RUN.numEpochs;
+const AGENTIC = process.argv.includes('--agentic');
+/** The agentic run's scenarios: arithmetic the calculator environment checks. */
+const SUMS = [
+  ['12 * 7 + 5', 89],
+  ['(3 + 4) * 6', 42],
+  ['100 - 58 / 2', 71],
+  ['9 * 9 - 1', 80],
+  ['15 * 15', 225],
+  ['(20 - 8) * 3 + 4', 40],
+  ['7 * 8 * 2', 112],
+  ['1000 / 8 - 25', 100],
+] as const;
 
 const log = (line: string) => console.log(`[demo] SIMULATED · ${line}`);
 
@@ -78,6 +93,8 @@ function makeRealistic(openai: OpenAISim): void {
   );
   let rollouts = 0;
   openai.setResponder('rollout', (req, ctx) => {
+    // Tool-using turns (the agentic demo): the simulator's own policy calls the environment's tools.
+    if (Array.isArray(req.tools) && req.tools.length > 0) return ctx.defaultReply();
     // Early in training most answers are vague; later most quote the policy.
     const progress = Math.min(1, rollouts++ / (TOTAL_STEPS * RUN.groupsPerStep * RUN.rolloutsPerGroup));
     const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
@@ -115,6 +132,8 @@ async function main(): Promise<void> {
   console.log('  └──────────────────────────────────────────────────────────────────┘\n');
   const openai = await startOpenAISim({ apiKey: PROVIDER_KEY });
   makeRealistic(openai);
+  const calculator = AGENTIC ? await serveCalculator(createCalculatorEnv()) : undefined;
+  if (calculator) log(`example calculator environment (HTTP rollouts) at ${calculator.url}`);
   let art: ArtBackendSim | undefined;
   let app: App | undefined;
   let stopping = false;
@@ -125,6 +144,8 @@ async function main(): Promise<void> {
     await app?.stop().catch(() => {});
     await art?.close().catch(() => {});
     await openai.close().catch(() => {});
+    calculator?.server.closeAllConnections();
+    calculator?.server.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -168,16 +189,35 @@ async function main(): Promise<void> {
         createTrainingRun(input: $input) { __typename ... on CreateTrainingRunPayload { run { id databaseId } } ... on Error { message } }
       }`,
       variables: {
-        input: {
-          modelName: RUN.modelName,
-          projectName: RUN.projectName,
-          taskDescription: RUN.taskDescription,
-          numExamples: RUN.numExamples,
-          rolloutsPerGroup: RUN.rolloutsPerGroup,
-          numEpochs: RUN.numEpochs,
-          learningRate: RUN.learningRate,
-          pipeline: { groupsPerStep: RUN.groupsPerStep, temperature: 0.8 },
-        },
+        input: calculator
+          ? {
+              modelName: RUN.modelName,
+              projectName: 'demo-agentic',
+              taskDescription: 'Solve arithmetic with a calculator tool, then submit the number',
+              systemPrompt: 'You are careful with numbers: check with the calculator before you answer.',
+              rolloutsPerGroup: 4,
+              numEpochs: 2,
+              learningRate: RUN.learningRate,
+              scenarios: SUMS.map(([expression, answer]) => ({
+                inputText: `Compute ${expression}`,
+                context: { answer },
+              })),
+              pipeline: {
+                groupsPerStep: 2,
+                temperature: 0.8,
+                rollout: { kind: 'HTTP', url: calculator.url, maxTurns: 8 },
+              },
+            }
+          : {
+              modelName: RUN.modelName,
+              projectName: RUN.projectName,
+              taskDescription: RUN.taskDescription,
+              numExamples: RUN.numExamples,
+              rolloutsPerGroup: RUN.rolloutsPerGroup,
+              numEpochs: RUN.numEpochs,
+              learningRate: RUN.learningRate,
+              pipeline: { groupsPerStep: RUN.groupsPerStep, temperature: 0.8 },
+            },
       },
     }),
   });
@@ -189,7 +229,11 @@ async function main(): Promise<void> {
   if (!created?.run) throw new Error(`could not create the demo run: ${JSON.stringify(body.errors ?? created)}`);
 
   console.log('');
-  log(`pipeline run #${created.run.databaseId} created: ${TOTAL_STEPS} training steps on "${RUN.projectName}"`);
+  log(
+    calculator
+      ? `agentic pipeline run #${created.run.databaseId} created: multi-turn tool-calling episodes (HTTP rollouts) on "demo-agentic"`
+      : `pipeline run #${created.run.databaseId} created: ${TOTAL_STEPS} training steps on "${RUN.projectName}"`,
+  );
   console.log(`\n  Dashboard:  ${url}/`);
   console.log(`  This run:   ${url}/runs/${created.run.id}`);
   console.log(`  GraphiQL:   ${url}/graphql\n`);

@@ -5,6 +5,8 @@ import { ApiKeysService } from './auth/api-keys.service';
 import { CheckpointsRepo } from './checkpoints/checkpoints.repo';
 import { CheckpointsService } from './checkpoints/checkpoints.service';
 import type { Config } from './config';
+import { DatasetsRepo } from './datasets/datasets.repo';
+import { DatasetsService } from './datasets/datasets.service';
 import type { Database } from './db/data-source';
 import type { EventBus } from './events/event-bus';
 import type { Logger } from './logger';
@@ -24,6 +26,7 @@ export interface Services {
   trajectories: TrajectoriesService;
   metrics: MetricsService;
   checkpoints: CheckpointsService;
+  datasets: DatasetsService;
   events: EventBus;
   pipeline: PipelineRunner;
   pipelineDeps: PipelineDeps;
@@ -40,15 +43,24 @@ export function buildServices(
 ): Services {
   // The runner needs RunsService and RunsService drives runs through the runner: bound late, once built.
   let runner: PipelineRunner | undefined;
-  const runs = new RunsService(db, events, new RunsRepo(db.reader, db.kind), config.pipeline, {
-    wake: () => runner?.wake(),
-    stopped: async (runId) => runner?.stopExecution(runId),
-  });
+  const datasets = new DatasetsService(db, new DatasetsRepo(db.reader));
+  const runs = new RunsService(
+    db,
+    events,
+    new RunsRepo(db.reader, db.kind),
+    config.pipeline,
+    {
+      wake: () => runner?.wake(),
+      stopped: async (runId) => runner?.stopExecution(runId),
+    },
+    datasets,
+  );
   const core = {
     config,
     events,
     apiKeys: new ApiKeysService(db, { lastUsedWriteIntervalMs: config.auth.lastUsedWriteIntervalMs, logger }),
     runs,
+    datasets,
     trajectories: new TrajectoriesService(db, events, new TrajectoriesRepo(db.reader, db.kind)),
     metrics: new MetricsService(db, new MetricsRepo(db.reader, db.kind), events),
     checkpoints: new CheckpointsService(db, new CheckpointsRepo(db.reader, db.kind)),

@@ -19,6 +19,12 @@ const DemoRun = graphql(`
   }
 `);
 
+const AgenticDemoRun = graphql(`
+  query AgenticDemoRun {
+    runs(first: 5) { edges { node { id status error projectName trajectories(first: 50) { totalCount edges { node { reward metadata messages { role trainable toolCalls { name } } } } } } } }
+  }
+`);
+
 let dir: string;
 let child: ChildProcess | undefined;
 let output = '';
@@ -100,4 +106,43 @@ describe('npm run demo', () => {
     expect(await exited).toBe(0);
     expect(output).toContain('SIGTERM: stopping');
   }, 90_000);
+
+  it('--agentic runs a multi-turn, tool-calling HTTP-rollout run to COMPLETED against the example environment', async () => {
+    const agentic = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--agentic'], {
+      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ATELIER_DEMO_DB: join(dir, 'agentic.sqlite') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = agentic;
+    let out = '';
+    agentic.stdout!.on('data', (d) => (out += d));
+    agentic.stderr!.on('data', (d) => (out += d));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the demo printed no dashboard address:\n${out}`)), 30_000);
+      agentic.stdout!.on('data', () => {
+        const m = /Dashboard:\s+(http:\/\/\S+?)\/\s/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      agentic.once('exit', (code) => reject(new Error(`the demo exited with ${code}:\n${out}`)));
+    });
+    expect(out).toMatch(/example calculator environment \(HTTP rollouts\)/);
+    let run = (await gqlAt(url, AgenticDemoRun)).runs.edges[0]?.node;
+    while (!['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status ?? '')) {
+      await new Promise((r) => setTimeout(r, 500));
+      run = (await gqlAt(url, AgenticDemoRun)).runs.edges[0]?.node;
+    }
+    expect(run!.error).toBeNull();
+    expect(run!.status).toBe('COMPLETED');
+    expect(run!.projectName).toBe('demo-agentic');
+    expect(run!.trajectories.totalCount).toBe(64);
+    for (const { node } of run!.trajectories.edges) {
+      expect(node.messages.flatMap((m) => m.toolCalls ?? []).length).toBeGreaterThanOrEqual(3);
+      expect(node.metadata).toMatchObject({ rollout_kind: 'http', reward_source: 'environment' });
+    }
+    const exited = new Promise<number | null>((resolve) => agentic.once('exit', (code) => resolve(code)));
+    agentic.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 120_000);
 });

@@ -65,6 +65,11 @@ const API_INDEXES: Record<string, Array<{ name: string; columns: string[]; uniqu
   status_transitions: [{ name: 'IDX_status_transitions_run', columns: ['run_id', 'id'], unique: false }],
   metric_points: [{ name: 'UQ_metric_points_run_split_step', columns: ['run_id', 'split', 'step'], unique: true }],
   task_inputs: [{ name: 'UQ_task_inputs_run_position', columns: ['run_id', 'position'], unique: true }],
+  datasets: [
+    { name: 'UQ_datasets_uuid', columns: ['uuid'], unique: true },
+    { name: 'IDX_datasets_created', columns: ['created_at', 'id'], unique: false },
+  ],
+  dataset_items: [{ name: 'UQ_dataset_items_dataset_position', columns: ['dataset_id', 'position'], unique: true }],
   gradient_steps: [{ name: 'UQ_gradient_steps_run_step', columns: ['run_id', 'step', 'gradient_step'], unique: true }],
 };
 

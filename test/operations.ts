@@ -403,3 +403,18 @@ export const Checkpoints = graphql(`
     }
   }
 `);
+
+// A run's trajectories with their tool calls and ART JSON (the agentic rollout kinds).
+export const AgenticTrajectories = graphql(`
+  query AgenticTrajectories($runId: ID!) {
+    trajectories(runId: $runId, first: 100) {
+      totalCount
+      edges {
+        node {
+          uuid reward error droppedReason judgeExplanation metadata tools art
+          messages { role content toolCallId trainable toolCalls { id name arguments } }
+        }
+      }
+    }
+  }
+`);

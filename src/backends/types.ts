@@ -14,7 +14,7 @@ export interface TrainableModel {
 /** ART's Trajectory: plain messages are context; trained assistant turns are the choices verbatim. */
 export interface ArtTrajectory {
   messages_and_choices: unknown[];
-  tools: null;
+  tools: unknown[] | null;
   reward: number;
   metrics: Record<string, number>;
   metadata: Record<string, string | number | boolean | null>;

@@ -14,6 +14,21 @@ export interface PipelineSettings {
   maxConcurrentJudgeCalls: number;
   /** The named ART backend; null: the first configured. */
   backend: string | null;
+  /** Where the run's inputs came from when the user gave them (`scenarios`, `dataset:<uuid>`); null: generated. */
+  scenarioSource: string | null;
+  /** The kind of rollout and its settings; null: the built-in single turn. */
+  rollout: RolloutSettings | null;
+}
+
+/** How a step's episodes are played (src/rollouts/): one file per kind. */
+export interface RolloutSettings {
+  kind: 'builtin' | 'http' | 'mcp' | 'worker';
+  /** The environment's base URL (http: POST {url}/reset, /step, /close; mcp: the Streamable HTTP endpoint). */
+  url?: string | null;
+  /** Assistant turns an episode may take before it is stopped as never done. */
+  maxTurns?: number | null;
+  /** worker: `pkg.module:rollout`. */
+  entrypoint?: string | null;
 }
 
 export const PIPELINE_DEFAULTS: PipelineSettings = {
@@ -25,6 +40,8 @@ export const PIPELINE_DEFAULTS: PipelineSettings = {
   maxConcurrentRollouts: 16,
   maxConcurrentJudgeCalls: 8,
   backend: null,
+  scenarioSource: null,
+  rollout: null,
 };
 
 export class MissingSettingError extends AtelierError {
@@ -67,6 +84,23 @@ export function checkServerSettings(server: PipelineConfig, run: Partial<Pipelin
     !run.judgeModel && !server.judgeModel && 'JUDGE_MODEL',
   ].filter((s): s is string => typeof s === 'string');
   if (missing.length > 0) throw new MissingSettingError(missing);
+}
+
+/** A rollout's settings, checked for its kind (each kind's required fields named). */
+export function checkRolloutSettings(rollout: RolloutSettings | null | undefined): void {
+  if (!rollout) return;
+  if ((rollout.kind === 'http' || rollout.kind === 'mcp') && !rollout.url)
+    throw ValidationError.of(
+      'input.pipeline.rollout.url',
+      'required',
+      `a ${rollout.kind.toUpperCase()} rollout needs the url of its environment`,
+    );
+  if (rollout.kind === 'worker' && !rollout.entrypoint)
+    throw ValidationError.of(
+      'input.pipeline.rollout.entrypoint',
+      'required',
+      'a WORKER rollout needs its entrypoint (pkg.module:rollout)',
+    );
 }
 
 /** The backend a run trains on: its own choice, else the first configured. */

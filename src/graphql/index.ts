@@ -6,6 +6,7 @@ import { builder } from './builder';
 import './scalars';
 import './errors';
 import './inputs';
+import '../datasets/datasets.graphql';
 import '../runs/runs.graphql';
 import '../runs/run-events.graphql';
 import '../runs/run-summary.graphql';

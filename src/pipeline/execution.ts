@@ -103,10 +103,10 @@ export class RunExecution {
     if (run.status === 'pending') run = await this.transition('generating');
     if (run.status === 'generating') await generate(ctx, run);
     run = await this.load();
-    const items = (await this.deps.runs.taskInputs(run.id)).map((t) => ({
-      inputText: t.inputText,
-      context: t.context,
-    }));
+    // Held-out (val) inputs are never trained on.
+    const items = (await this.deps.runs.taskInputs(run.id))
+      .filter((t) => t.split !== 'val')
+      .map((t) => ({ inputText: t.inputText, context: t.context }));
     this.totalSteps = totalSteps(items.length, settings.groupsPerStep, run.numEpochs, run.maxSteps);
 
     const backend = this.deps.backend(run.backend);

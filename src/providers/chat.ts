@@ -6,9 +6,21 @@ export interface ChatMessage {
   content: string;
 }
 
+/** A message of a tool-using conversation, as OpenAI's API takes it (an assistant turn may be only tool calls). */
+export interface ToolChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: unknown[];
+  tool_call_id?: string;
+  name?: string;
+  [key: string]: unknown;
+}
+
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
+  /** OpenAI function tools the model may call. */
+  tools?: unknown[];
   temperature?: number;
   max_tokens?: number;
   logprobs?: boolean;
@@ -38,6 +50,11 @@ function usageOf(answer: { usage?: unknown }): TokenUsage | null {
   return { promptTokens: n(u.prompt_tokens), completionTokens: n(u.completion_tokens) };
 }
 
+/** A request of a tool-using turn: the conversation so far and the tools the model may call. */
+export interface ToolChatRequest extends Omit<ChatRequest, 'messages'> {
+  messages: ToolChatMessage[];
+}
+
 export interface ChatClientOptions {
   baseUrl: string;
   apiKey?: string;
@@ -51,7 +68,7 @@ export class ChatClient {
 
   /** `onUsage` hears the answer's token counts, when the server reports them. */
   async complete(
-    req: ChatRequest,
+    req: ChatRequest | ToolChatRequest,
     signal?: AbortSignal,
     onRetry?: (reason: string) => void,
     onUsage?: (usage: TokenUsage) => void,

@@ -4,6 +4,43 @@ import { z } from 'zod';
 import { builder } from '../graphql/builder';
 import { text } from '../graphql/json-rules';
 
+export const RolloutKindEnum = builder.enumType('RolloutKind', {
+  description: 'How a pipeline run plays its episodes (src/rollouts/, docs/ENVIRONMENTS.md).',
+  values: {
+    BUILTIN: { value: 'builtin', description: 'One prompt, one completion; RULER scores each group. The default.' },
+    HTTP: {
+      value: 'http',
+      description:
+        'An environment behind POST {url}/reset, /step and /close: multi-turn, tool-using, its reward or RULER.',
+    },
+    MCP: {
+      value: 'mcp',
+      description:
+        "An MCP server (Streamable HTTP) at url: its tools and complete_task in a tool loop, scored by RULER, as ART's MCP-RL.",
+    },
+  } as const,
+});
+
+export const RolloutInput = builder.inputType('RolloutInput', {
+  description: "A pipeline run's rollout kind and its settings.",
+  fields: (t) => ({
+    kind: t.field({ type: RolloutKindEnum, required: true }),
+    url: t.string({
+      description: "HTTP: the environment's base URL; MCP: the server's Streamable HTTP endpoint (http or https).",
+      validate: {
+        schema: z
+          .string()
+          .max(2000)
+          .regex(/^https?:\/\/[^\s]+$/, { message: 'must be an http:// or https:// URL' }),
+      },
+    }),
+    maxTurns: t.int({
+      description: 'Assistant turns an episode may take before it counts as never done. Default 10.',
+      validate: { schema: z.number().int().min(1).max(100) },
+    }),
+  }),
+});
+
 export const PipelineSettingsInput = builder.inputType('PipelineSettingsInput', {
   description:
     "A pipeline run's own settings; omitted ones take their defaults. Stored in the run's config under `pipeline`.",
@@ -39,5 +76,6 @@ export const PipelineSettingsInput = builder.inputType('PipelineSettingsInput', 
       description: 'RULER calls in flight at once. Default 8.',
       validate: { schema: z.number().int().min(1).max(64) },
     }),
+    rollout: t.field({ type: RolloutInput, description: 'How episodes are played. Default: BUILTIN.' }),
   }),
 });

@@ -44,13 +44,20 @@ export interface TaskInput {
   step: number;
   inputText: string;
   context: Record<string, unknown> | null;
+  /** A run's input: `train` (trained on) or `val` (held out). A trajectory's input has none. */
+  split?: 'train' | 'val';
 }
 
 /** One change of a run's status, as stored: the first has no `fromStatus`. */
 export type StatusTransition = StatusTransitionRow;
 
 export function taskInputFromRow(r: TaskInputRow): TaskInput {
-  return { step: r.step, inputText: r.inputText, context: r.context ? parseJsonObject(r.context) : null };
+  return {
+    step: r.step,
+    inputText: r.inputText,
+    context: r.context ? parseJsonObject(r.context) : null,
+    split: r.split === 'val' ? 'val' : 'train',
+  };
 }
 
 /** The seed serializes TrainingMetrics with snake_case keys (pydantic's model_dump_json). */

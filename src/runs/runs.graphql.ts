@@ -2,6 +2,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 
 import type { Context } from '../context';
+import { datasetIdOf, ScenarioInput, ScenarioSplitEnum } from '../datasets/datasets.graphql';
 import { parseDate } from '../db/timestamps';
 import { batchAt, totalSteps } from '../domain/dataset';
 import { MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
@@ -50,6 +51,11 @@ export const TaskInputRef = builder.objectRef<TaskInput>('TaskInput').implement(
     step: t.exposeInt('step'),
     inputText: t.exposeString('inputText'),
     context: t.field({ type: 'JSON', nullable: true, resolve: (i) => i.context }),
+    split: t.field({
+      type: ScenarioSplitEnum,
+      description: 'TRAIN inputs are trained on; VAL inputs (a held-out part of your scenarios) are not.',
+      resolve: (i) => i.split ?? 'train',
+    }),
   }),
 });
 
@@ -407,6 +413,13 @@ const CreateTrainingRunInput = builder.inputType('CreateTrainingRunInput', {
     notes: t.string({ description: 'Notes, in Markdown.', validate: { schema: runRules.notes } }),
     tags: t.stringList({ validate: { maxLength: RUN_LIMITS.tags, items: { schema: runRules.tag } } }),
     group: t.string({ validate: { schema: runRules.name } }),
+    scenarios: t.field({
+      type: [ScenarioInput],
+      description:
+        "A PIPELINE run's own inputs instead of generated ones (numExamples becomes the TRAIN count); VAL ones are held out. At most one of scenarios and datasetId.",
+      validate: { maxLength: 10_000 },
+    }),
+    datasetId: t.id({ description: "A stored dataset (createDataset) whose items become the run's inputs." }),
   }),
 });
 
@@ -423,7 +436,16 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateTrainingRunInput, required: true }) },
     resolve: async (_root, { input }, ctx) => ({
       run: await ctx.services.runs.create(
-        { ...input, config: input.config as Record<string, unknown> | null | undefined },
+        {
+          ...input,
+          config: input.config as Record<string, unknown> | null | undefined,
+          scenarios: input.scenarios?.map((s) => ({
+            inputText: s.inputText,
+            context: (s.context as Record<string, unknown> | null | undefined) ?? null,
+            split: s.split ?? null,
+          })),
+          datasetId: input.datasetId == null ? null : datasetIdOf(String(input.datasetId), 'input.datasetId'),
+        },
         ctx.viewer.projects,
       ),
     }),

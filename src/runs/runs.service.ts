@@ -22,8 +22,14 @@ import {
 import type { Page, PageWindow, Positioned } from '../db/keyset';
 import { nowStored } from '../db/timestamps';
 import type { WriteTx } from '../db/write-queue';
-import { backendOf, checkServerSettings, type PipelineSettings } from '../domain/pipeline-settings';
+import {
+  backendOf,
+  checkRolloutSettings,
+  checkServerSettings,
+  type PipelineSettings,
+} from '../domain/pipeline-settings';
 import type { ProjectScope } from '../domain/project-scope';
+import { assignSplits, checkScenarios, type Scenario } from '../domain/scenarios';
 import { isFinal, planTransition, type TrainingStatus } from '../domain/status-machine';
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
@@ -73,6 +79,10 @@ export interface CreateRunInput {
   notes?: string | null;
   tags?: string[] | null;
   group?: string | null;
+  /** A PIPELINE run's own scenarios instead of generated inputs (at most one of scenarios and datasetId). */
+  scenarios?: Array<{ inputText: string; context?: Record<string, unknown> | null; split?: string | null }> | null;
+  /** A stored dataset's database id: its items become the run's inputs. */
+  datasetId?: number | null;
 }
 
 /** What updateRun changes: a field left out stays; null clears it (a cleared name falls back to trainedModelName). */
@@ -86,6 +96,12 @@ export interface RunIdentityChanges {
 /** Tags as stored: each once, in the order given. */
 function distinctTags(tags: readonly string[] | null | undefined): string[] {
   return [...new Set(tags ?? [])];
+}
+
+/** Where runs read a stored dataset's items from (datasets/, below runs/). */
+export interface DatasetSource {
+  find(id: number): Promise<{ uuid: string } | null>;
+  items(id: number): Promise<Scenario[]>;
 }
 
 /** The seed's defaults. */
@@ -117,6 +133,7 @@ export class RunsService {
     private readonly repo: RunsRepo,
     private readonly pipeline: PipelineConfig,
     private readonly driver: RunDriver,
+    private readonly datasets?: DatasetSource,
   ) {}
 
   // ---- reads ----
@@ -233,19 +250,67 @@ export class RunsService {
     const mode = input.mode ?? 'pipeline';
     let config = input.config ?? {};
     let backend: string | null = null;
+    let scenarios: Scenario[] | null = null;
     if (mode === 'pipeline') {
       const settings: Partial<PipelineSettings> = Object.fromEntries(
         Object.entries(input.pipeline ?? {}).filter(([, v]) => v != null),
       );
       checkServerSettings(this.pipeline, settings);
+      checkRolloutSettings(settings.rollout);
+      if (settings.rollout)
+        settings.rollout = Object.fromEntries(
+          Object.entries(settings.rollout).filter(([, v]) => v != null),
+        ) as PipelineSettings['rollout'];
       backend = backendOf(this.pipeline, settings).name;
+      const given = await this.scenariosOf(input);
+      if (given) {
+        scenarios = given.items;
+        settings.scenarioSource = given.source;
+        const train = scenarios.filter((s) => s.split === 'train').length;
+        if (input.numExamples != null && input.numExamples !== train)
+          throw ValidationError.of(
+            'input.numExamples',
+            'matches_scenarios',
+            `must be left out or equal the ${train} train scenarios given`,
+          );
+        input = { ...input, numExamples: train };
+      }
       config = { ...config, pipeline: settings };
     } else if (input.pipeline) {
       throw ValidationError.of('input.pipeline', 'pipeline_only', 'pipeline settings apply to PIPELINE runs only');
+    } else if (input.scenarios || input.datasetId != null) {
+      throw ValidationError.of(
+        input.scenarios ? 'input.scenarios' : 'input.datasetId',
+        'pipeline_only',
+        'scenarios apply to PIPELINE runs only (a TRACKED run records its own)',
+      );
     }
-    const run = await this.insert(input, mode, config, backend);
+    const run = await this.insert(input, mode, config, backend, scenarios);
     if (mode === 'pipeline') this.driver.wake();
     return run;
+  }
+
+  /** The run's own scenarios, checked, with their splits; null when it generates its inputs. */
+  private async scenariosOf(input: CreateRunInput): Promise<{ items: Scenario[]; source: string } | null> {
+    if (input.scenarios && input.datasetId != null)
+      throw ValidationError.of('input.datasetId', 'one_of', 'give scenarios or datasetId, not both');
+    if (input.scenarios) {
+      const given = input.scenarios.map((s) => ({
+        inputText: s.inputText,
+        context: s.context ?? null,
+        split: s.split ?? null,
+      }));
+      checkScenarios(given, 'input.scenarios');
+      return {
+        items: assignSplits(given, null, { items: 'input.scenarios', splits: 'input.splits' }),
+        source: 'scenarios',
+      };
+    }
+    if (input.datasetId == null) return null;
+    const dataset = await this.datasets?.find(input.datasetId);
+    if (!dataset || !this.datasets)
+      throw ValidationError.of('input.datasetId', 'exists', `no dataset has the id given`);
+    return { items: await this.datasets.items(input.datasetId), source: `dataset:${dataset.uuid}` };
   }
 
   private async insert(
@@ -253,6 +318,7 @@ export class RunsService {
     mode: RunMode,
     config: Record<string, unknown>,
     backend: string | null,
+    scenarios: Scenario[] | null,
   ): Promise<TrainingRun> {
     return this.db.writes.run(async (tx) => {
       const uuid = input.uuid ?? randomUUID();
@@ -291,6 +357,7 @@ export class RunsService {
         groupName: input.group ?? null,
       });
       await replaceTags(tx.em, row.id, distinctTags(input.tags));
+      if (scenarios) await insertTaskInputs(tx, row.id, scenarios);
       await this.recordTransition(tx, row, null, 'pending', null, now);
       return runFromRow(row);
     });
@@ -357,26 +424,24 @@ export class RunsService {
     return this.repo.tagsForRuns(runIds);
   }
 
-  /** Stores a pipeline run's generated dataset and system prompt, replacing a partial one, while the run is GENERATING. */
+  /**
+   * Stores a pipeline run's generated dataset and system prompt, replacing a partial one, while the
+   * run is GENERATING; `inputs` null keeps the inputs it has (the user's own scenarios).
+   */
   async recordDataset(
     runId: number,
-    inputs: { inputText: string; context: Record<string, unknown> | null }[],
+    inputs: { inputText: string; context: Record<string, unknown> | null }[] | null,
     systemPrompt: string | null,
     guard: WriteGuard,
   ): Promise<void> {
     await this.db.writes.run(async (tx) => {
       const row = await lockGuarded(tx.em, this.db.kind, runId, guard);
-      const repo = tx.em.getRepository(TaskInputEntity);
-      await repo.delete({ runId });
-      for (let i = 0; i < inputs.length; i += 200) {
-        await repo.insert(
-          inputs.slice(i, i + 200).map((input, j) => ({
-            runId,
-            position: i + j,
-            step: 0,
-            inputText: input.inputText,
-            context: input.context ? JSON.stringify(input.context) : null,
-          })),
+      if (inputs) {
+        await tx.em.getRepository(TaskInputEntity).delete({ runId });
+        await insertTaskInputs(
+          tx,
+          runId,
+          inputs.map((i) => ({ ...i, split: 'train' })),
         );
       }
       if (systemPrompt !== null && systemPrompt !== row.systemPrompt) await updateRun(tx.em, runId, { systemPrompt });
@@ -459,5 +524,22 @@ export class RunsService {
       }),
     );
     return saved;
+  }
+}
+
+/** A run's inputs, in order (step 0: ART's dataset iteration decides the step each is used in). */
+async function insertTaskInputs(tx: WriteTx, runId: number, inputs: Scenario[]): Promise<void> {
+  const repo = tx.em.getRepository(TaskInputEntity);
+  for (let i = 0; i < inputs.length; i += 200) {
+    await repo.insert(
+      inputs.slice(i, i + 200).map((input, j) => ({
+        runId,
+        position: i + j,
+        step: 0,
+        inputText: input.inputText,
+        context: input.context ? JSON.stringify(input.context) : null,
+        split: input.split,
+      })),
+    );
   }
 }

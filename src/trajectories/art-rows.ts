@@ -36,6 +36,7 @@ export function artGroupRows(
   split: string,
   step: number,
   groups: Array<CheckedGroup & { index: number }>,
+  pendingReward?: (trajectory: JsonObject) => boolean,
 ): ArtGroupRows[] {
   return groups.map((g) => ({
     groupIndex: g.index,
@@ -48,7 +49,7 @@ export function artGroupRows(
         position,
         taskInput: JSON.stringify({ step, input_text: firstUserText(messages), context: null }),
         messages: JSON.stringify(messages),
-        reward: typeof t.reward === 'number' ? t.reward : null,
+        reward: typeof t.reward === 'number' && !pendingReward?.(t) ? t.reward : null,
         metadata: JSON.stringify(t.metadata ?? {}),
         art: JSON.stringify(t),
       };

@@ -16,7 +16,7 @@ import {
 import { parseJsonObject } from '../db/json';
 import type { Page, PageWindow, Positioned } from '../db/keyset';
 import { nowStored } from '../db/timestamps';
-import { checkArtGroups, type ArtGroupInput } from '../domain/art-trajectory';
+import { checkArtGroups, type ArtGroupInput, type JsonObject } from '../domain/art-trajectory';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { addToTrajectoryTotal } from '../runs/runs.repo';
@@ -72,6 +72,8 @@ export interface RecordTrajectoriesResult {
 export interface RecordGroupsOptions extends RecordOptions {
   /** Replace what this (split, step) holds, as a second `model.log` of it overwrites ART's file. */
   replace?: boolean;
+  /** The pipeline: trajectories still to be scored (or failed) are stored with no reward (the ART JSON keeps its own). */
+  pendingReward?: (trajectory: JsonObject) => boolean;
 }
 
 export interface RecordGroupsInput extends ArtGroupInput {
@@ -315,7 +317,7 @@ export class TrajectoriesService {
 
     return this.db.writes.run(async (tx) => {
       const run = await lockGuarded(tx.em, this.db.kind, runId, options.guard);
-      const built = artGroupRows(run.uuid, split, step, checked);
+      const built = artGroupRows(run.uuid, split, step, checked, options.pendingReward);
       const groupRepo = tx.em.getRepository(TrajectoryGroupEntity);
       const storedGroups = await groupRepo.findBy({ runId, split, step });
       const storedByIndex = new Map(storedGroups.map((g) => [g.groupIndex, g]));
@@ -422,6 +424,17 @@ export class TrajectoriesService {
         const metadata = { ...parseJsonObject(row.metadata), ...u.metadata };
         await repo.update({ id: u.id }, { reward: u.reward, metadata: JSON.stringify(metadata) });
         steps.add(row.step);
+        // A trajectory stored as ART data carries the score in its ART JSON too, as ART's own dump would.
+        if (row.groupId !== null && u.reward !== null) {
+          const art = await tx.em.getRepository(TrajectoryArtEntity).findOneBy({ trajectoryId: u.id });
+          if (art) {
+            const json = JSON.parse(art.art) as JsonObject;
+            json.reward = u.reward;
+            await tx.em
+              .getRepository(TrajectoryArtEntity)
+              .update({ trajectoryId: u.id }, { art: JSON.stringify(json) });
+          }
+        }
       }
       if (updates.length === 0) return;
       await refreshStepStats(
@@ -440,9 +453,15 @@ export class TrajectoriesService {
     return this.db.writes.run(async (tx) => {
       const run = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(TrajectoryEntity);
-      const removed = await repo.countBy({ runId, step, split: 'train' });
-      if (removed === 0) return 0;
-      await repo.delete({ runId, step, split: 'train' });
+      const rows = await repo.find({ select: { id: true }, where: { runId, step, split: 'train' } });
+      const groups = await tx.em.getRepository(TrajectoryGroupEntity).findBy({ runId, split: 'train', step });
+      const removed = rows.length;
+      if (removed === 0 && groups.length === 0) return 0;
+      await deleteGroupRows(
+        tx.em,
+        rows.map((r) => r.id),
+        groups.map((g) => g.id),
+      );
       await addToTrajectoryTotal(tx.em, run, -removed);
       await refreshStepStats(tx.em, runId, [{ split: 'train', step }]);
       return removed;

@@ -26,6 +26,11 @@
       "CreateApiKeyPayload",
       "ValidationError"
     ],
+    "MutationCreateDatasetResult": [
+      "CreateDatasetPayload",
+      "NotFoundError",
+      "ValidationError"
+    ],
     "MutationCreateTrainingRunResult": [
       "ConflictError",
       "CreateTrainingRunPayload",

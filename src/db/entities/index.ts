@@ -1,5 +1,6 @@
 import { ApiKeyEntity } from './api-key.entity';
 import { CheckpointEntity } from './checkpoint.entity';
+import { DatasetEntity, DatasetItemEntity } from './dataset.entity';
 import { GradientStepEntity } from './gradient-step.entity';
 import { MetricPointEntity } from './metric-point.entity';
 import { MetricValueEntity } from './metric-value.entity';
@@ -27,6 +28,7 @@ export * from './checkpoint.entity';
 export * from './run-tag.entity';
 export * from './run-summary.entity';
 export * from './run-cost.entity';
+export * from './dataset.entity';
 
 export const entities = [
   TrainingRunEntity,
@@ -43,4 +45,6 @@ export const entities = [
   RunTagEntity,
   RunSummaryEntity,
   RunCostEntity,
+  DatasetEntity,
+  DatasetItemEntity,
 ];

@@ -9,6 +9,8 @@ export interface TaskInputRow {
   inputText: string;
   /** JSON object as text, or NULL. */
   context: string | null;
+  /** `train` (trained on) or `val` (held out: evaluated, never trained on). */
+  split: string;
 }
 
 export const TaskInputEntity = new EntitySchema<TaskInputRow>({
@@ -21,6 +23,7 @@ export const TaskInputEntity = new EntitySchema<TaskInputRow>({
     step: { type: 'integer' },
     inputText: { name: 'input_text', type: 'text' },
     context: { type: 'text', nullable: true },
+    split: { type: 'varchar', length: 64, default: 'train' },
   },
   relations: {
     run: { type: 'many-to-one', target: 'TrainingRun', joinColumn: { name: 'run_id' }, onDelete: 'CASCADE' },

@@ -6,6 +6,7 @@ import { ApiKeys1796060000000 } from './1796060000000-api-keys';
 import { ApiKeyActiveNames1796062000000 } from './1796062000000-api-key-active-names';
 import { KeyProjects1796063000000 } from './1796063000000-key-projects';
 import { ArtRecords1796065000000 } from './1796065000000-art-records';
+import { Datasets1796070000000 } from './1796070000000-datasets';
 import { RunIdentity1796075000000 } from './1796075000000-run-identity';
 
 /** Every migration, oldest first. */
@@ -18,5 +19,6 @@ export const migrations = [
   ApiKeyActiveNames1796062000000,
   KeyProjects1796063000000,
   ArtRecords1796065000000,
+  Datasets1796070000000,
   RunIdentity1796075000000,
 ];

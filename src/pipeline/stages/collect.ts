@@ -1,13 +1,19 @@
-// COLLECTING: runs rolloutsPerGroup rollouts of each of the step's inputs on the model being
-// trained and stores them as trajectories, one group per input.
+// COLLECTING: plays rolloutsPerGroup episodes of each of the step's inputs on the model being
+// trained, through the run's rollout kind (src/rollouts/), and stores each group as it completes.
+// BUILTIN rollouts keep their seed-shaped rows (the trained choice beside the messages); every other
+// kind is stored ART-natively (recordGroups): tool calls, tools and every assistant choice kept.
 import type { Batch } from '../../domain/dataset';
-import type { ChatChoice, ChatClient, ChatMessage } from '../../providers/chat';
-import { AbortedError, ProviderError } from '../../providers/http';
+import type { ChatClient } from '../../providers/chat';
+import { createRollout, type EpisodeResult, type Rollout } from '../../rollouts';
 import type { TrainingRun } from '../../runs/run.model';
+import { derivedUuid } from '../../trajectories/art-rows';
 import { Semaphore } from '../concurrency';
 import type { StageContext } from './context';
 
 export type StepItem = { inputText: string; context: Record<string, unknown> | null };
+
+/** Set on a trajectory whose reward came from its environment: RULER leaves its group alone. */
+export const ENVIRONMENT_REWARD = 'environment';
 
 export async function collect(
   ctx: StageContext,
@@ -16,71 +22,141 @@ export async function collect(
   chat: ChatClient,
   inferenceModel: string,
 ): Promise<void> {
-  const system = run.systemPrompt ?? '';
+  const { config } = ctx.deps;
+  const rollout = createRollout(ctx.settings.rollout, {
+    chat,
+    model: inferenceModel,
+    temperature: ctx.settings.temperature,
+    timeoutMs: config.requestTimeoutMs,
+    retry: { attempts: config.retryAttempts, baseDelayMs: config.retryBaseMs },
+    redact: (text) => ctx.deps.redact(text),
+  });
   // One pool of rollout slots for the whole step: maxConcurrentRollouts in flight across all groups.
   const slots = new Semaphore(ctx.settings.maxConcurrentRollouts);
   ctx.publishProgress();
   await Promise.all(
     batch.items.map(async (item, group) => {
-      const messages: ChatMessage[] = [
-        ...(system ? [{ role: 'system' as const, content: system }] : []),
-        { role: 'user', content: item.inputText },
-      ];
-      const rollouts = await Promise.all(
-        Array.from({ length: run.rolloutsPerGroup }, (_, rollout) =>
+      const results = await Promise.all(
+        Array.from({ length: run.rolloutsPerGroup }, (_, index) =>
           slots.run(async () => {
-            const outcome = await rolloutOnce(ctx, chat, inferenceModel, messages, ctx.settings.temperature);
+            const result = await rollout.play(
+              {
+                id: derivedUuid('atelier-episode', run.uuid, batch.step, group, index),
+                scenario: { input_text: item.inputText, context: item.context },
+                systemPrompt: run.systemPrompt,
+              },
+              {
+                signal: ctx.signal,
+                onTurn: () => {
+                  ctx.touch();
+                  ctx.publishProgress();
+                },
+              },
+            );
             ctx.progress.rolloutsDone++;
             ctx.touch();
             ctx.publishProgress();
-            return { rollout, ...outcome };
+            return result;
           }),
         ),
       );
-      const succeeded = rollouts.filter((r) => r.choice).length;
+      const succeeded = results.filter((r) => !r.error).length;
       const dropped =
         succeeded < 2
-          ? `only ${succeeded} of ${run.rolloutsPerGroup} rollouts succeeded; RULER needs at least 2 to compare`
+          ? `only ${succeeded} of ${run.rolloutsPerGroup} rollouts succeeded; a group needs at least 2 to compare`
           : null;
-      await ctx.deps.trajectories.record(
-        run.id,
-        rollouts.map((r) => ({
-          taskInput: { step: batch.step, inputText: item.inputText, context: item.context },
-          messages: r.choice ? [...messages, { role: 'assistant', content: r.choice.message.content ?? '' }] : messages,
-          reward: null,
-          metadata: {
-            kind: 'rollout',
-            step: batch.step,
-            epoch: batch.epoch,
-            epoch_step: batch.epochStep,
-            group: group,
-            rollout: r.rollout,
-            ...(r.choice ? { finish_reason: r.choice.finish_reason } : { error: r.error }),
-            ...(dropped ? { dropped_reason: dropped } : {}),
-          },
-          choice: r.choice ?? undefined,
-        })),
-        { guard: ctx.guard('collecting') },
-      );
+      const metadata = (r: EpisodeResult, index: number) => ({
+        kind: 'rollout',
+        step: batch.step,
+        epoch: batch.epoch,
+        epoch_step: batch.epochStep,
+        group,
+        rollout: index,
+        ...(r.error ? { error: r.error } : {}),
+        ...(dropped ? { dropped_reason: dropped } : {}),
+      });
+      if (rollout.kind === 'builtin') await storeSingleTurn(ctx, run, batch, item, results, metadata);
+      else await storeArt(ctx, run, batch, group, rollout, results, metadata);
     }),
   );
 }
 
-/** One rollout; a provider failure is kept as the rollout's error instead of failing the step. */
-async function rolloutOnce(
+type MetadataOf = (r: EpisodeResult, index: number) => Record<string, string | number>;
+
+/** Today's rows: the messages, and the trained turn's choice verbatim (token logprobs included). */
+async function storeSingleTurn(
   ctx: StageContext,
-  chat: ChatClient,
-  model: string,
-  messages: ChatMessage[],
-  temperature: number,
-): Promise<{ choice?: ChatChoice; error?: string }> {
-  try {
-    return {
-      choice: await chat.complete({ model, messages, temperature, logprobs: true }, ctx.signal, () => ctx.touch()),
-    };
-  } catch (err) {
-    if (err instanceof AbortedError || ctx.signal.aborted) throw err;
-    if (err instanceof ProviderError) return { error: ctx.deps.redact(err.message) };
-    throw err;
-  }
+  run: TrainingRun,
+  batch: Batch<StepItem>,
+  item: StepItem,
+  results: EpisodeResult[],
+  metadataOf: MetadataOf,
+): Promise<void> {
+  await ctx.deps.trajectories.record(
+    run.id,
+    results.map((r, index) => {
+      const items = r.trajectory.messages_and_choices;
+      const choice = r.error
+        ? undefined
+        : (items.at(-1) as { message: { content: string | null }; finish_reason?: unknown });
+      const messages = (r.error ? items : items.slice(0, -1)) as Array<{ role: string; content: string }>;
+      return {
+        taskInput: { step: batch.step, inputText: item.inputText, context: item.context },
+        messages: choice ? [...messages, { role: 'assistant', content: choice.message.content ?? '' }] : messages,
+        reward: null,
+        metadata: { ...metadataOf(r, index), ...(choice ? { finish_reason: choice.finish_reason } : {}) },
+        choice,
+      };
+    }),
+    { guard: ctx.guard('collecting') },
+  );
+}
+
+/** One ART group: every trajectory (failed ones with their cause and the turns they played), their exceptions. */
+async function storeArt(
+  ctx: StageContext,
+  run: TrainingRun,
+  batch: Batch<StepItem>,
+  group: number,
+  rollout: Rollout,
+  results: EpisodeResult[],
+  metadataOf: MetadataOf,
+): Promise<void> {
+  await ctx.deps.trajectories.recordGroups(
+    run.id,
+    batch.step,
+    'train',
+    [
+      {
+        index: group,
+        trajectories: results.map((r, index) => ({
+          ...r.trajectory,
+          reward: r.reward ?? 0,
+          metadata: {
+            ...r.trajectory.metadata,
+            ...metadataOf(r, index),
+            rollout_kind: rollout.kind,
+            turns: r.turns,
+            ...(r.reward !== null ? { reward_source: ENVIRONMENT_REWARD } : {}),
+          },
+        })),
+        metadata: { step: batch.step, group },
+        exceptions: results
+          .filter((r) => r.error)
+          .map((r) => ({
+            type: /^(\w+Error):/.exec(r.error!)?.[1] ?? 'RolloutError',
+            message: r.error!,
+            traceback: '',
+          })),
+      },
+    ],
+    {
+      guard: ctx.guard('collecting'),
+      // Until RULER scores them, trajectories without an environment reward (and failed ones) have none.
+      pendingReward: (t) => {
+        const m = t.metadata as Record<string, unknown>;
+        return m.reward_source !== ENVIRONMENT_REWARD || typeof m.error === 'string';
+      },
+    },
+  );
 }

@@ -18,7 +18,8 @@ export function groupsOf(rows: TrajectoryRow[]): Group[] {
     const index = Number(meta.group);
     const g = groups.get(index) ?? { index, scorable: [] };
     groups.set(index, g);
-    if (!meta.error && !meta.dropped_reason && row.choice) g.scorable.push(row);
+    // A trained turn: a single turn's choice, or (ART rows, groupId set) every choice in its ART JSON.
+    if (!meta.error && !meta.dropped_reason && (row.choice || row.groupId !== null)) g.scorable.push(row);
   }
   return [...groups.values()].sort((a, b) => a.index - b.index);
 }
@@ -26,6 +27,6 @@ export function groupsOf(rows: TrajectoryRow[]): Group[] {
 /** A step's scored groups of at least two, as sent to the trainer (read from what is stored, so a resumed step counts right). */
 export async function trainingGroups(ctx: StageContext, step: number): Promise<TrajectoryRow[][]> {
   return groupsOf(await ctx.deps.trajectories.forStep(ctx.runId, step))
-    .map((g) => g.scorable.filter((t) => t.reward !== null && t.choice))
+    .map((g) => g.scorable.filter((t) => t.reward !== null))
     .filter((g) => g.length >= 2);
 }

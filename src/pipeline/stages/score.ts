@@ -1,7 +1,10 @@
 // SCORING: ranks each scorable group of the step's rollouts with one RULER judge call and stores
-// the scores as the trajectories' rewards.
+// the scores as the trajectories' rewards. A group whose environment rewarded every trajectory is
+// left as it is; RULER scores the others, seeing the tools the agent had in <available_tools>.
+import { parseJsonObject } from '../../db/json';
 import type { ChatClient, ChatMessage } from '../../providers/chat';
 import { ProviderError } from '../../providers/http';
+import { conversationOf, type ArtTrajectoryJson } from '../../rollouts';
 import { messagesFromJson } from '../../trajectories/trajectory.model';
 import { mapLimit } from '../concurrency';
 import {
@@ -13,21 +16,38 @@ import {
   type JudgePrompt,
   type JudgeScore,
 } from '../ruler';
+import { ENVIRONMENT_REWARD } from './collect';
 import type { StageContext } from './context';
 import { groupsOf } from './groups';
 import { TokenTally } from './token-tally';
 
 export async function score(ctx: StageContext, step: number): Promise<void> {
   const { deps, settings } = ctx;
-  const groups = groupsOf(await deps.trajectories.forStep(ctx.runId, step)).filter((g) => g.scorable.length >= 2);
+  const groups = groupsOf(await deps.trajectories.forStep(ctx.runId, step)).filter(
+    (g) =>
+      g.scorable.length >= 2 &&
+      !g.scorable.every((t) => parseJsonObject(t.metadata).reward_source === ENVIRONMENT_REWARD),
+  );
   ctx.progress.judgeCallsTotal = groups.length;
   ctx.publishProgress();
+  if (groups.length === 0) return;
+  const art = await deps.trajectories.artOf(groups.flatMap((g) => g.scorable.map((t) => t.id)));
   const judgeClient = deps.chat(deps.config.openaiBaseUrl!, deps.config.openaiApiKey, 'judge');
   const judgeModel = settings.judgeModel ?? deps.config.judgeModel!;
   const tokens = new TokenTally('judge');
   await mapLimit(groups, settings.maxConcurrentJudgeCalls, async (group) => {
-    const trajectories = group.scorable.map((t) => messagesFromJson(t.messages) as ChatMessage[]);
-    const prompt = buildJudgeRequest(judgeModel, { trajectories }, settings.rubric);
+    // ART data: the conversation as ART's Trajectory.messages() gives it (tool calls included) and its tools.
+    const stored = group.scorable
+      .map((t) => art.get(t.id))
+      .map((a) => (a ? (JSON.parse(a) as ArtTrajectoryJson) : null));
+    const trajectories = group.scorable.map((t, i) =>
+      stored[i]
+        ? (conversationOf(stored[i]!) as unknown as ChatMessage[])
+        : (messagesFromJson(t.messages) as ChatMessage[]),
+    );
+    // As ART's ruler_score_group: the first trajectory's tools (a group's trajectories share them).
+    const tools = stored[0]?.tools ?? null;
+    const prompt = buildJudgeRequest(judgeModel, { trajectories, tools }, settings.rubric);
     const scores = scoresForGroup(
       prompt,
       await judge(ctx, judgeClient, judgeModel, prompt, tokens),

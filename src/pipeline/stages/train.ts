@@ -47,8 +47,9 @@ export async function train(
   const groups = await trainingGroups(ctx, step);
   // Nothing scored to train on: a training call with no groups would only make an empty checkpoint.
   if (groups.length === 0) return { lines: [], step: backendStep, groups: 0 };
+  const art = await deps.trajectories.artOf(groups.flat().map((t) => t.id));
   const payload: ArtTrajectoryGroup[] = groups.map((g) => ({
-    trajectories: g.map(toArtTrajectory),
+    trajectories: g.map((t) => toArtTrajectory(t, art.get(t.id))),
     metadata: {},
     exceptions: [],
   }));
@@ -188,20 +189,30 @@ export async function finishStep(
   ctx.touch();
 }
 
-function toArtTrajectory(row: TrajectoryRow): ArtTrajectory {
-  const messages = messagesFromJson(row.messages);
+/** The trajectory as trained: its stored ART JSON (every assistant choice, tools) when it has one, else its single turn. */
+function toArtTrajectory(row: TrajectoryRow, artJson?: string): ArtTrajectory {
   const meta = parseJsonObject(row.metadata);
   const metadata: Record<string, string | number | boolean | null> = {};
   for (const [k, v] of Object.entries(meta))
     if (v === null || ['string', 'number', 'boolean'].includes(typeof v))
       metadata[k] = v as string | number | boolean | null;
+  const stored = artJson
+    ? (JSON.parse(artJson) as {
+        messages_and_choices: unknown[];
+        tools: unknown[] | null;
+        metrics?: Record<string, number>;
+      })
+    : null;
   return {
-    // The context as plain messages; the trained assistant turn as the choice verbatim (token logprobs included).
-    messages_and_choices: [...messages.slice(0, -1), JSON.parse(row.choice!)],
-    tools: null,
+    // ART data as stored; else the context as plain messages and the trained turn as its choice verbatim (token logprobs included).
+    messages_and_choices: stored
+      ? stored.messages_and_choices
+      : [...messagesFromJson(row.messages).slice(0, -1), JSON.parse(row.choice!)],
+    tools: stored?.tools ?? null,
     reward: row.reward!,
     metrics: {
-      ruler_score: row.reward!,
+      ...(stored?.metrics ?? {}),
+      ...(typeof meta.ruler_score === 'number' || !stored ? { ruler_score: row.reward! } : {}),
       ...(typeof meta.independent_reward === 'number' ? { independent_reward: meta.independent_reward } : {}),
     },
     metadata,
