@@ -14,7 +14,18 @@ export interface PipelineSettings {
   maxConcurrentJudgeCalls: number;
   /** The named ART backend; null: the first configured. */
   backend: string | null;
+  /** Which checkpoints to keep after each trained step (ART's delete_checkpoints, generalized); null: keep all. */
+  retention: RetentionPolicy | null;
 }
+
+/** ART keeps the latest checkpoint and the best by a metric; Atelier keeps the `keepLast` latest and the `keepBest` best. */
+export interface RetentionPolicy {
+  keepLast: number;
+  keepBest: number;
+  metric: string;
+}
+
+export const RETENTION_DEFAULT_METRIC = 'val/reward';
 
 export const PIPELINE_DEFAULTS: PipelineSettings = {
   groupsPerStep: 2,
@@ -25,6 +36,7 @@ export const PIPELINE_DEFAULTS: PipelineSettings = {
   maxConcurrentRollouts: 16,
   maxConcurrentJudgeCalls: 8,
   backend: null,
+  retention: null,
 };
 
 export class MissingSettingError extends AtelierError {
