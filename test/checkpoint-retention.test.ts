@@ -83,7 +83,7 @@ async function retainedRun(project: string, backend: string, retention: Record<s
   });
   await waitDone(s, run.id, 60_000);
   const { run: d } = await s.gql<{ run: Details }, unknown>(DETAILS, { id: run.id, metric: 'train/reward' });
-  return d;
+  return { ...d, id: run.id as string };
 }
 
 /** What the rule keeps at the end, computed here from the history: the latest checkpoints and the best steps. */
@@ -114,6 +114,31 @@ describe('checkpoint retention', () => {
     // The best checkpoint (when the best step has one) is never deleted.
     expect(d.bestCheckpoint).not.toBeNull();
     if (d.bestCheckpoint!.checkpoint) expect(live).toContain(d.bestCheckpoint!.step);
+  });
+
+  it('testTrainedModel(step:) answers on that checkpoint; a deleted or unknown step is a typed error', async () => {
+    const d = await retainedRun('keep-test', 'gpu1', { keepLast: 2, keepBest: 0, metric: 'train/reward' });
+    expect(d.status).toBe('COMPLETED');
+    const deleted = d.checkpoints.find((c) => c.deletedAt !== null)!;
+    // The one before the latest: live, and not what testTrainedModel answers on by default.
+    const latest = d.checkpoints.at(-2)!;
+    expect(latest.deletedAt).toBeNull();
+    const TEST = `mutation($r: ID!, $step: Int) { testTrainedModel(runId: $r, inputText: "Where is it?", step: $step) {
+      __typename ... on Error { message } ... on TestTrainedModelPayload { reply trajectory { metadata } } } }`;
+    type Out = {
+      testTrainedModel: { __typename: string; message?: string; trajectory?: { metadata: Record<string, unknown> } };
+    };
+    const runId = d.id;
+    const onLatest = (await s.gql<Out, unknown>(TEST, { r: runId, step: latest.step })).testTrainedModel;
+    expect(onLatest.__typename).toBe('TestTrainedModelPayload');
+    expect(onLatest.trajectory!.metadata).toMatchObject({ model: latest.name, checkpoint_step: latest.step });
+    // The inference server was asked for that checkpoint's served name (name@step on the worker).
+    expect(latest.name).toBe(`${d.trainedModelName}@${latest.step}`);
+    expect((openai.callsOf('rollout').at(-1)!.body as { model: string }).model).toBe(latest.name);
+    const gone = (await s.gql<Out, unknown>(TEST, { r: runId, step: deleted.step })).testTrainedModel;
+    expect(gone).toMatchObject({ __typename: 'ConflictError', message: expect.stringContaining('was deleted') });
+    const unknown = (await s.gql<Out, unknown>(TEST, { r: runId, step: 99 })).testTrainedModel;
+    expect(unknown).toMatchObject({ __typename: 'NotFoundError', message: expect.stringContaining('step 99') });
   });
 
   it('on the worker: keepLast 2 and keepBest 2 keep the two latest and the two best', async () => {
