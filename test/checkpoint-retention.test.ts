@@ -11,6 +11,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { startArtBackendSim, type ArtBackendSim } from './fixtures/art-backend-sim';
 import { startOpenAISim, type OpenAISim } from './fixtures/openai-sim';
 import { bedConfig, createRun, PROVIDER_KEY, waitDone } from './fixtures/pipeline-bed';
 import { startWandbSim, type WandbSim } from './fixtures/wandb-sim';
@@ -22,6 +23,7 @@ const WANDB_KEY = 'wandb-test-key-0123456789abcdef-never-shown';
 let openai: OpenAISim;
 let worker: WorkerSim;
 let wandb: WandbSim;
+let legacy: ArtBackendSim;
 let s: TestServer;
 
 /** A python with polars: ATELIER_TEST_POLARS_PYTHON, else python3; null when neither has it. */
@@ -40,6 +42,7 @@ const polarsPython = (() => {
 beforeAll(async () => {
   openai = await startOpenAISim({ apiKey: PROVIDER_KEY });
   worker = await startWorkerSim({ inferenceUrl: openai.url, inferenceApiKey: PROVIDER_KEY, token: TOKEN });
+  legacy = await startArtBackendSim({ inferenceUrl: openai.url, inferenceApiKey: PROVIDER_KEY });
   wandb = await startWandbSim({ apiKey: WANDB_KEY, upstreamUrl: openai.url, upstreamKey: PROVIDER_KEY });
   const base = bedConfig(openai.url, { name: 'gpu1', url: worker.url, kind: 'worker' });
   s = await startServer({
@@ -48,6 +51,7 @@ beforeAll(async () => {
       artBackends: [
         { name: 'gpu1', url: worker.url, kind: 'worker' },
         { name: 'wandb', url: wandb.url, kind: 'serverless', pollMs: 10 },
+        { name: 'legacy', url: legacy.url, kind: 'art-run' },
       ],
       workerToken: TOKEN,
       wandbApiKey: WANDB_KEY,
@@ -58,6 +62,7 @@ afterAll(async () => {
   await s?.stop();
   await worker?.close();
   await wandb?.close();
+  await legacy?.close();
   await openai?.close();
 });
 
@@ -155,6 +160,33 @@ describe('checkpoint retention', () => {
     const deleted = d.checkpoints.filter((c) => c.deletedAt !== null).map((c) => c.step);
     expect([...wandb.deletedSteps('keep-wb', d.trainedModelName)].sort((a, b) => a - b)).toEqual(deleted);
     expect(d.checkpoints.filter((c) => c.deletedAt === null).map((c) => c.step)).toEqual(expectedLive(d, 1, 1));
+  });
+
+  it('a failed delete call does not fail the run: the next trained step deletes what is due', async () => {
+    // The first delete call fails (permanently, so it is not retried); later ones succeed.
+    worker.faults.failNext(1, 400, '/v1/models/delete_checkpoints');
+    try {
+      const d = await retainedRun('keep-fault', 'gpu1', { keepLast: 1, keepBest: 0, metric: 'train/reward' });
+      expect(d).toMatchObject({ status: 'COMPLETED', error: null });
+      const live = d.checkpoints.filter((c) => c.deletedAt === null).map((c) => c.step);
+      expect(live).toEqual([5]);
+      const deletes = worker.requests.filter(
+        (r) => r.path === '/v1/models/delete_checkpoints' && (r.body as { name: string }).name === d.trainedModelName,
+      );
+      expect(deletes[0].status).toBe(400);
+      expect(deletes.length).toBeGreaterThan(1);
+      expect(worker.liveSteps('keep-fault', d.trainedModelName)).toEqual([5]);
+    } finally {
+      worker.faults.reset();
+    }
+  });
+
+  it('on legacy art run (no steps-to-keep delete) nothing is deleted or marked', async () => {
+    const d = await retainedRun('keep-legacy', 'legacy', { keepLast: 1, keepBest: 0, metric: 'train/reward' });
+    expect(d).toMatchObject({ status: 'COMPLETED', error: null });
+    expect(d.checkpoints.length).toBe(5);
+    expect(d.checkpoints.every((c) => c.deletedAt === null)).toBe(true);
+    expect(legacy.requests.some((r) => r.path.includes('delete'))).toBe(false);
   });
 
   it('without retention nothing is deleted', async () => {
