@@ -5,6 +5,11 @@
 import type { StepValue } from './checkpoints.repo';
 
 export function bestStep(values: StepValue[]): { step: number; value: number } | null {
+  return rankedSteps(values)[0] ?? null;
+}
+
+/** Every step that has the metric, by its average, best first (ties: the latest first). */
+export function rankedSteps(values: StepValue[]): Array<{ step: number; value: number }> {
   const sums = new Map<number, { total: number; n: number }>();
   for (const v of values) {
     if (!Number.isFinite(v.value)) continue;
@@ -13,10 +18,26 @@ export function bestStep(values: StepValue[]): { step: number; value: number } |
     s.n += 1;
     sums.set(v.step, s);
   }
-  let best: { step: number; value: number } | null = null;
-  for (const [step, s] of sums) {
-    const value = s.total / s.n;
-    if (!best || value > best.value || (value === best.value && step > best.step)) best = { step, value };
-  }
-  return best;
+  return [...sums]
+    .map(([step, s]) => ({ step, value: s.total / s.n }))
+    .sort((a, b) => b.value - a.value || b.step - a.step);
+}
+
+/**
+ * The checkpoint steps a retention policy keeps: ART's delete_checkpoints keeps the latest and the
+ * best; generalized, the `keepLast` latest of the live checkpoints and the `keepBest` best steps of the
+ * history (as ART, ranked over the whole history: a best step without a checkpoint, the base model's
+ * step 0 say, keeps nothing more), plus any step being used (an evaluation in flight).
+ */
+export function retainedSteps(
+  values: StepValue[],
+  liveSteps: number[],
+  policy: { keepLast: number; keepBest: number },
+  inUse: number[] = [],
+): number[] {
+  const latest = [...liveSteps].sort((a, b) => b - a).slice(0, Math.max(1, policy.keepLast));
+  const best = rankedSteps(values)
+    .slice(0, policy.keepBest)
+    .map((r) => r.step);
+  return [...new Set([...latest, ...best, ...inUse])].sort((a, b) => a - b);
 }

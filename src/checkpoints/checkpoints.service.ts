@@ -5,7 +5,7 @@ import { CheckpointEntity, type CheckpointRow } from '../db/entities';
 import { nowStored } from '../db/timestamps';
 import { ConflictError } from '../errors';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
-import { bestStep } from './best-checkpoint';
+import { bestStep, retainedSteps } from './best-checkpoint';
 import type { CheckpointsRepo, StepValue } from './checkpoints.repo';
 
 export interface CheckpointInput {
@@ -22,6 +22,13 @@ export interface BestCheckpoint {
   checkpoint: CheckpointRow | null;
   step: number;
   value: number;
+}
+
+export interface RetentionPlan {
+  /** The steps to keep (sent to the backend as steps_to_keep). */
+  keep: number[];
+  /** The live checkpoints to delete. */
+  doomed: CheckpointRow[];
 }
 
 export class CheckpointsService {
@@ -79,6 +86,43 @@ export class CheckpointsService {
     if (!best) return null;
     const [checkpoint] = await this.repo.atSteps(runId, [best.step]);
     return { ...best, checkpoint: checkpoint ?? null };
+  }
+
+  /** What a retention policy keeps and deletes of the run's live checkpoints now; `inUse`: steps never deleted. */
+  async retentionPlan(
+    runId: number,
+    policy: { keepLast: number; keepBest: number; metric: string },
+    inUse: number[] = [],
+  ): Promise<RetentionPlan> {
+    const live = (await this.repo.list(runId, null, 1_000_000)).filter((c) => c.deletedAt === null);
+    const keep = retainedSteps(
+      await this.metricValues(runId, policy.metric),
+      live.map((c) => c.step),
+      policy,
+      inUse,
+    );
+    return { keep, doomed: live.filter((c) => !keep.includes(c.step)) };
+  }
+
+  /** Marks these checkpoints deleted with the reason; one already marked keeps its first mark. */
+  async markDeleted(runId: number, steps: number[], reason: string, guard?: WriteGuard): Promise<void> {
+    if (steps.length === 0) return;
+    await this.db.writes.run(async (tx) => {
+      await lockGuarded(tx.em, this.db.kind, runId, guard);
+      await tx.em
+        .getRepository(CheckpointEntity)
+        .createQueryBuilder()
+        .update()
+        .set({ deletedAt: nowStored(), deletionReason: reason })
+        .where('run_id = :runId AND step IN (:...steps) AND deleted_at IS NULL', { runId, steps })
+        .execute();
+    });
+  }
+
+  /** The checkpoint of a step, if recorded. */
+  async at(runId: number, step: number): Promise<CheckpointRow | null> {
+    const [row] = await this.repo.atSteps(runId, [step]);
+    return row ?? null;
   }
 
   /**

@@ -18,6 +18,8 @@ export interface PipelineSettings {
   scenarioSource: string | null;
   /** The kind of rollout and its settings; null: the built-in single turn. */
   rollout: RolloutSettings | null;
+  /** Which checkpoints to keep after each trained step (ART's delete_checkpoints, generalized); null: keep all. */
+  retention: RetentionPolicy | null;
 }
 
 /** How a step's episodes are played (src/rollouts/): one file per kind. */
@@ -31,6 +33,15 @@ export interface RolloutSettings {
   entrypoint?: string | null;
 }
 
+/** ART keeps the latest checkpoint and the best by a metric; Atelier keeps the `keepLast` latest and the `keepBest` best. */
+export interface RetentionPolicy {
+  keepLast: number;
+  keepBest: number;
+  metric: string;
+}
+
+export const RETENTION_DEFAULT_METRIC = 'val/reward';
+
 export const PIPELINE_DEFAULTS: PipelineSettings = {
   groupsPerStep: 2,
   rubric: null,
@@ -42,6 +53,7 @@ export const PIPELINE_DEFAULTS: PipelineSettings = {
   backend: null,
   scenarioSource: null,
   rollout: null,
+  retention: null,
 };
 
 export class MissingSettingError extends AtelierError {

@@ -14,6 +14,7 @@ import type { PipelineDeps } from './deps';
 import { collect } from './stages/collect';
 import type { StageContext, StepProgress } from './stages/context';
 import { generate } from './stages/generate';
+import { retain } from './stages/retain';
 import { score } from './stages/score';
 import { finishStep, train, whyNothingToTrain } from './stages/train';
 
@@ -168,6 +169,7 @@ export class RunExecution {
         await this.recordCheckpoint(backend, inference.modelName(outcome.step), outcome.step);
       backendStep = outcome.step;
       await finishStep(ctx, batch.step, batch.epoch, outcome.lines);
+      await retain(ctx, backend, model);
     }
 
     // The backend's step counts the checkpoints trained for this run's model: none means the run

@@ -104,11 +104,16 @@ builder.mutationFields((t) => ({
     args: {
       runId: t.arg.globalID({ required: true, for: TrainingRunNode }),
       inputText: t.arg.string({ required: true, validate: { schema: z.string().min(1).max(100_000) } }),
+      step: t.arg.int({
+        description:
+          'The checkpoint to test (run.checkpoints), under the name recorded for it. Default: the latest. An unknown step is NotFoundError; a deleted checkpoint ConflictError.',
+        validate: { schema: z.number().int().min(0) },
+      }),
     },
     resolve: async (_root, args, ctx) => {
       // Through the request's loader: a run outside the caller's projects is NotFound.
       const run = await ctx.services.runs.get(args.runId.id, ctx.loaders.runById);
-      return testTrainedModel(ctx.services.pipelineDeps, run.id, args.inputText);
+      return testTrainedModel(ctx.services.pipelineDeps, run.id, args.inputText, undefined, args.step ?? null);
     },
   }),
 }));

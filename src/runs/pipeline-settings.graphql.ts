@@ -41,6 +41,31 @@ export const RolloutInput = builder.inputType('RolloutInput', {
   }),
 });
 
+export const RetentionInput = builder.inputType('RetentionInput', {
+  description:
+    "Which checkpoints a pipeline run keeps after each trained step: ART's Model.delete_checkpoints keeps the latest and the best by a metric; this keeps the `keepLast` latest and the `keepBest` best (ART's rule: the steps with the highest average of `metric` in the history). The others are deleted on the backend and marked deleted on the run's checkpoints.",
+  fields: (t) => ({
+    keepLast: t.int({
+      description: 'The latest checkpoints kept. Default 1 (the backends always keep the latest).',
+      required: true,
+      defaultValue: 1,
+      validate: { schema: z.number().int().min(1).max(10_000) },
+    }),
+    keepBest: t.int({
+      description: 'The best checkpoints by `metric` kept. Default 1.',
+      required: true,
+      defaultValue: 1,
+      validate: { schema: z.number().int().min(0).max(10_000) },
+    }),
+    metric: t.string({
+      description: 'The history metric the best are chosen by, as run.bestCheckpoint reads it. Default val/reward.',
+      required: true,
+      defaultValue: 'val/reward',
+      validate: { schema: text(200) },
+    }),
+  }),
+});
+
 export const PipelineSettingsInput = builder.inputType('PipelineSettingsInput', {
   description:
     "A pipeline run's own settings; omitted ones take their defaults. Stored in the run's config under `pipeline`.",
@@ -77,5 +102,9 @@ export const PipelineSettingsInput = builder.inputType('PipelineSettingsInput', 
       validate: { schema: z.number().int().min(1).max(64) },
     }),
     rollout: t.field({ type: RolloutInput, description: 'How episodes are played. Default: BUILTIN.' }),
+    retention: t.field({
+      type: RetentionInput,
+      description: 'Delete checkpoints after each trained step, keeping the latest and the best. Default: keep all.',
+    }),
   }),
 });

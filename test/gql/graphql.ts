@@ -93,12 +93,24 @@ export type PipelineSettingsInput = {
   maxConcurrentJudgeCalls?: number | null | undefined;
   /** Rollouts in flight at once. Default 16. */
   maxConcurrentRollouts?: number | null | undefined;
+  /** Delete checkpoints after each trained step, keeping the latest and the best. Default: keep all. */
+  retention?: RetentionInput | null | undefined;
   /** How episodes are played. Default: BUILTIN. */
   rollout?: RolloutInput | null | undefined;
   /** RULER's grading rubric. Default: RULER's own. */
   rubric?: string | null | undefined;
   /** Rollout temperature. Default 0.7. */
   temperature?: number | null | undefined;
+};
+
+/** Which checkpoints a pipeline run keeps after each trained step: ART's Model.delete_checkpoints keeps the latest and the best by a metric; this keeps the `keepLast` latest and the `keepBest` best (ART's rule: the steps with the highest average of `metric` in the history). The others are deleted on the backend and marked deleted on the run's checkpoints. */
+export type RetentionInput = {
+  /** The best checkpoints by `metric` kept. Default 1. */
+  keepBest?: number;
+  /** The latest checkpoints kept. Default 1 (the backends always keep the latest). */
+  keepLast?: number;
+  /** The history metric the best are chosen by, as run.bestCheckpoint reads it. Default val/reward. */
+  metric?: string;
 };
 
 /** A pipeline run's rollout kind and its settings. */
