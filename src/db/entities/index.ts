@@ -1,4 +1,5 @@
 import { ApiKeyEntity } from './api-key.entity';
+import { ArtImportFileEntity } from './art-import-file.entity';
 import { CheckpointEntity } from './checkpoint.entity';
 import { GradientStepEntity } from './gradient-step.entity';
 import { MetricPointEntity } from './metric-point.entity';
@@ -21,6 +22,7 @@ export * from './trajectory-group.entity';
 export * from './trajectory-art.entity';
 export * from './metric-value.entity';
 export * from './checkpoint.entity';
+export * from './art-import-file.entity';
 
 export const entities = [
   TrainingRunEntity,
@@ -34,4 +36,5 @@ export const entities = [
   TrajectoryArtEntity,
   MetricValueEntity,
   CheckpointEntity,
+  ArtImportFileEntity,
 ];
