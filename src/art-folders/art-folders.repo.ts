@@ -93,7 +93,7 @@ export class ArtFoldersRepo {
 /** Records what an import took of a file, inside the import's own transaction when it has one. */
 export async function saveFileState(
   em: EntityManager,
-  state: Pick<ArtImportFileRow, 'runId' | 'path' | 'size' | 'sha256' | 'consumed'>,
+  state: Pick<ArtImportFileRow, 'runId' | 'path' | 'size' | 'sha256' | 'consumed' | 'tail'>,
 ): Promise<void> {
   const repo = em.getRepository(ArtImportFileEntity);
   const old = await repo.findOneBy({ runId: state.runId, path: state.path });

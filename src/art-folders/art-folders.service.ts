@@ -29,8 +29,11 @@ export interface PlanFile {
 
 export interface ImportPlan {
   run: { id: number; uuid: string; created: boolean };
-  /** Files to send, each from a byte offset (history.jsonl from where the last import stopped). */
-  need: Array<{ path: string; from: number }>;
+  /**
+   * Files to send, each from a byte offset (history.jsonl from where the last import stopped, if the
+   * client's file still holds the last imported line at `check`; else from 0).
+   */
+  need: Array<{ path: string; from: number; check?: { offset: number; length: number; sha256: string } }>;
   /** Paths ART does not write, left alone. */
   ignored: string[];
 }
@@ -139,8 +142,14 @@ export class ArtFoldersService {
       const old = state.get(f.path);
       if (old && old.sha256 === f.sha256 && old.size === f.size) continue;
       // history.jsonl grows by appending: continue where the last import stopped, unless the file shrank.
-      const from = kind === 'history' && old && f.size >= old.consumed ? old.consumed : 0;
-      need.push({ path: f.path, from });
+      const tail = /^(\d+):(\d+):([0-9a-f]{64})$/.exec(old?.tail ?? '');
+      if (kind === 'history' && old && tail && f.size >= old.consumed)
+        need.push({
+          path: f.path,
+          from: old.consumed,
+          check: { offset: Number(tail[1]), length: Number(tail[2]), sha256: tail[3] },
+        });
+      else need.push({ path: f.path, from: 0 });
     }
     return {
       run: { id: run.id, uuid: run.uuid, created },
@@ -158,6 +167,7 @@ export class ArtFoldersService {
     let stored = 0;
     let consumed = file.size;
     let pending = false;
+    let tail: string | null = null;
     if (art.kind === 'history') {
       const parsed = parseHistory(new TextDecoder().decode(bytes), file.path);
       for (const [split, steps] of mergeRows(parsed.rows)) {
@@ -172,6 +182,14 @@ export class ArtFoldersService {
       stored = parsed.rows.length;
       consumed = file.from + parsed.consumed;
       pending = parsed.pending;
+      const taken = bytes.subarray(0, parsed.consumed);
+      const start = taken.lastIndexOf(0x0a, taken.length - 2) + 1;
+      if (parsed.consumed > 0) tail = `${file.from + start}:${taken.length - start}:${sha256(taken.subarray(start))}`;
+      else {
+        // nothing complete in this part: keep what the last import knew
+        const old = (await this.repo.files(run.id)).find((f) => f.path === file.path);
+        tail = old?.tail ?? null;
+      }
     } else if (art.kind === 'trajectories') {
       const groups = await readTrajectoryFile(bytes, art.format, file.path);
       const total = groups.reduce((n, g) => n + g.trajectories.length, 0);
@@ -203,7 +221,15 @@ export class ArtFoldersService {
       return { path: file.path, kind: art.kind, stored: 0, consumed, pending };
     }
     await this.db.writes.run((tx) =>
-      saveFileState(tx.em, { runId: run.id, path: file.path, size: file.size, sha256: file.sha256, consumed }),
+      saveFileState(tx.em, {
+        runId: run.id,
+        path: file.path,
+        size: file.size,
+        // a history.jsonl taken only in part is not the file the client has: the next plan asks again
+        sha256: consumed === file.size ? file.sha256 : '',
+        consumed,
+        tail,
+      }),
     );
     return { path: file.path, kind: art.kind, stored, consumed, pending };
   }

@@ -1,6 +1,7 @@
 // `atelier import PATH`: each model folder becomes one TRACKED run on the server. The server says
 // which files it still needs and from where (its plan); the client ships those, history.jsonl in
 // parts of whole lines under the body limit. Importing again ships nothing new.
+import { createHash } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -82,7 +83,10 @@ export async function importFolder(
 ): Promise<ImportSummary> {
   const files = await folderFiles(folder);
   const model = files.find((f) => f.path === 'model.json');
-  const plan = await client.json<{ run: ImportSummary['run']; need: Array<{ path: string; from: number }> }>(
+  const plan = await client.json<{
+    run: ImportSummary['run'];
+    need: Array<{ path: string; from: number; check?: { offset: number; length: number; sha256: string } }>;
+  }>(
     '/api/import/plan',
     {
       method: 'POST',
@@ -100,7 +104,14 @@ export async function importFolder(
     const file = byPath.get(need.path);
     if (!file) continue;
     try {
-      summary.stored += await sendFile(client, plan.run.uuid, file, need.from, chunkBytes);
+      // Continue where the server stopped only if this is the file it read (its last line is here).
+      let from = need.from;
+      if (from > 0 && file.abs) {
+        const c = need.check;
+        const here = c ? await readRange(file.abs, c.offset, c.length) : null;
+        if (!c || !here || createHash('sha256').update(here).digest('hex') !== c.sha256) from = 0;
+      }
+      summary.stored += await sendFile(client, plan.run.uuid, file, from, chunkBytes);
       summary.sent++;
     } catch (err) {
       // One bad file (a corrupt Parquet, say) does not stop the others; it is sent again next time.

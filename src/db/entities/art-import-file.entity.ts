@@ -12,6 +12,12 @@ export interface ArtImportFileRow {
   sha256: string;
   /** history.jsonl: bytes of complete lines imported (the next import starts there); others: size. */
   consumed: number;
+  /**
+   * history.jsonl: where its last imported line is, as `<offset>:<length>:<sha256>`, so a client
+   * continuing at `consumed` first checks that its file still has that line there (the same file
+   * grown, not another one under the same name).
+   */
+  tail: string | null;
   importedAt: string;
 }
 
@@ -25,6 +31,7 @@ export const ArtImportFileEntity = new EntitySchema<ArtImportFileRow>({
     size: { type: 'bigint', transformer: { from: (v: unknown) => Number(v), to: (v: number) => v } },
     sha256: { type: 'varchar', length: 64 },
     consumed: { type: 'bigint', transformer: { from: (v: unknown) => Number(v), to: (v: number) => v } },
+    tail: { type: 'varchar', length: 100, nullable: true },
     importedAt: { name: 'imported_at', type: 'varchar', length: 32 },
   },
   relations: {

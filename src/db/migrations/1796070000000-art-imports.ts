@@ -16,6 +16,7 @@ export class ArtImports1796070000000 implements MigrationInterface {
           { name: 'size', type: 'bigint' },
           { name: 'sha256', type: 'varchar', length: '64' },
           { name: 'consumed', type: 'bigint' },
+          { name: 'tail', type: 'varchar', length: '100', isNullable: true },
           { name: 'imported_at', type: 'varchar', length: '32' },
         ],
         indices: [
