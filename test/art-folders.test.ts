@@ -15,11 +15,14 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { artRunUuid } from '../src/art-folders/art-folders.service';
-import { artPython, cli, copyFixture, FIXTURES, readWithArt, snapshot } from './helpers/art-folders';
+import { encodeGlobalId } from '../src/graphql/global-id';
+import { artPython, cli, cliProcess, copyFixture, FIXTURES, readWithArt, snapshot } from './helpers/art-folders';
 import { startServer, type TestServer } from './helpers/server';
+import { subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
 
 const FOLDERS = [
   { fixture: 'art-0.3', name: 'agent-003', trajectories: 15, steps: { train: [0, 1], val: [1] }, history: false },
@@ -275,4 +278,74 @@ describe('a run that goes on', () => {
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('model.json.name');
   });
+});
+
+describe('atelier watch', () => {
+  it('ships new files as they land to subscribers; a watcher killed and restarted resumes with nothing lost or doubled', async () => {
+    const server = await startServer();
+    const art = copyFixture('art-0.4');
+    const model = join(art, 'support/models/agent-004');
+    const uuid = artRunUuid('support', 'agent-004');
+    const env = { ATELIER_URL: server.url };
+    const count = async () => (await snapshot(server.app, uuid)).trajectories?.length ?? 0;
+    let watcher = cliProcess(['watch', art, '--rescan-seconds', '1'], env);
+    const ws = wsClient(server.url);
+    try {
+      await waitFor(async () => (await count()) === 18, 60_000, 'the first import');
+      const run = await server.app.services.runs.findByUuid(uuid);
+      const events = subscribe(
+        ws,
+        parse(`subscription($id: ID!) { trajectoriesRecorded(runId: $id) { step count } }`) as never,
+        {
+          id: encodeGlobalId('TrainingRun', run!.id),
+        },
+      );
+      const first = take(events as never, 1, 60_000);
+      await waitFor(() => server.app.events.listenerCount('trajectoriesRecorded') > 0, 30_000, 'the subscription');
+      copyFileSync(join(model, 'trajectories/train/0002.jsonl'), join(model, 'trajectories/train/0003.jsonl'));
+      appendFileSync(
+        join(model, 'history.jsonl'),
+        `${JSON.stringify({ 'train/reward': 0.3, step: 3, recorded_at: '2026-12-02T00:00:00' })}\n`,
+      );
+      const [event] = (await first) as Array<{
+        trajectoriesRecorded: { step: number; count: number };
+      }>;
+      expect(event.trajectoriesRecorded).toEqual({ step: 3, count: 6 });
+      await waitFor(
+        async () => (await snapshot(server.app, uuid)).values!.some((v: any) => v.step === 3),
+        60_000,
+        'history row 3',
+      );
+
+      watcher.kill('SIGKILL');
+      await new Promise((r) => watcher.once('exit', r));
+      copyFileSync(join(model, 'trajectories/train/0002.jsonl'), join(model, 'trajectories/train/0004.jsonl'));
+      appendFileSync(
+        join(model, 'history.jsonl'),
+        `${JSON.stringify({ 'train/reward': 0.4, step: 4, recorded_at: '2026-12-02T00:00:01' })}\n`,
+      );
+      watcher = cliProcess(['watch', art, '--rescan-seconds', '1'], env);
+      await waitFor(async () => (await count()) === 30, 60_000, 'step 4 after the restart');
+      await waitFor(
+        async () => (await snapshot(server.app, uuid)).values!.some((v: any) => v.step === 4),
+        60_000,
+        'history row 4',
+      );
+      const rows = await snapshot(server.app, uuid);
+      expect(rows.trajectories).toHaveLength(30);
+      expect([...new Set((rows.points as any[]).filter((p) => p.split === 'train').map((p) => p.step))]).toEqual([
+        1, 2, 3, 4,
+      ]);
+      expect((rows.values as any[]).filter((v) => v.name === 'train/reward').map((v) => [v.step, v.value])).toEqual([
+        [1, 0.45],
+        [2, 0.65],
+        [3, 0.3],
+        [4, 0.4],
+      ]);
+    } finally {
+      watcher.kill('SIGTERM');
+      await ws.dispose();
+      await server.stop();
+    }
+  }, 240_000);
 });
