@@ -1,6 +1,7 @@
 // ART's .art folders in and out through the doors a user has: the `atelier` CLI as a child process
 // against a real server on a free port, real files (the fixtures ART's own writers made, in
 // test/fixtures/art-folders/, see scripts/art-fixtures/generate.py), ART's own Python readers.
+import { execFile, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   copyFileSync,
@@ -133,6 +134,40 @@ describe('atelier import of every fixture', () => {
     expect(model).toMatchObject({ name: 'agent-005', project: 'support', run_id: 'run-0005-fixture' });
   });
 });
+
+const python3 = spawnSync('python3', ['--version']).status === 0;
+
+describe.skipIf(!python3)(
+  `atelier-worker sync (Python, standard library)${python3 ? '' : ' (skipped: no python3)'}`,
+  () => {
+    it('ships every fixture to the same rows as the CLI, and again ships nothing', async () => {
+      const c = await startServer();
+      try {
+        for (const f of FOLDERS) {
+          // async: the server answers from this very process
+          const sync = (path: string) =>
+            new Promise<{ status: number; stdout: string; stderr: string }>((done) =>
+              execFile(
+                'python3',
+                ['-m', 'atelier_worker', 'sync', path, '--to', c.url],
+                { cwd: 'worker', timeout: 120_000 },
+                (err, stdout, stderr) => done({ status: err ? 1 : 0, stdout, stderr }),
+              ),
+            );
+          const r = await sync(join(FIXTURES, f.fixture, '.art'));
+          expect(r.stderr).toBe('');
+          expect(r.status).toBe(0);
+          const uuid = artRunUuid('support', f.name);
+          expect(await snapshot(c.app, uuid)).toEqual(await snapshot(a.app, uuid));
+          const again = await sync(join(FIXTURES, f.fixture, '.art'));
+          expect(again.stdout).toContain('0 file(s) sent, 0 row(s) stored');
+        }
+      } finally {
+        await c.stop();
+      }
+    }, 240_000);
+  },
+);
 
 describe('round trip: import → export → import', () => {
   for (const f of FOLDERS) {
