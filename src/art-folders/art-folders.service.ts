@@ -11,12 +11,13 @@ import { readModelJson, writeModelJson } from '../art-format/model-json';
 import { readTrajectoryFile, writeParquetGroups, type GroupToWrite } from '../art-format/trajectory-files';
 import type { CheckpointsService } from '../checkpoints/checkpoints.service';
 import type { Database } from '../db/data-source';
-import { isFinal } from '../domain/status-machine';
+import { isFinal, type TrainingStatus } from '../domain/status-machine';
 import { ValidationError } from '../errors';
 import type { MetricsService } from '../metrics/metrics.service';
 import type { TrainingRun } from '../runs/run.model';
+import { updateRun } from '../runs/runs.repo';
 import type { RunsService } from '../runs/runs.service';
-import { TRACKING_API } from '../runs/write-guard';
+import { lockGuarded, TRACKING_API } from '../runs/write-guard';
 import { derivedUuid } from '../trajectories/art-rows';
 import { MAX_TRAJECTORIES_PER_CALL, type TrajectoriesService } from '../trajectories/trajectories.service';
 import { saveFileState, type ArtFoldersRepo, type ExportRow } from './art-folders.repo';
@@ -168,6 +169,7 @@ export class ArtFoldersService {
     let consumed = file.size;
     let pending = false;
     let tail: string | null = null;
+    let step: number | null = null;
     if (art.kind === 'history') {
       const parsed = parseHistory(new TextDecoder().decode(bytes), file.path);
       for (const [split, steps] of mergeRows(parsed.rows)) {
@@ -204,7 +206,7 @@ export class ArtFoldersService {
         replace: true,
       });
       stored = result.recorded;
-      await this.advance(run, art.step);
+      step = art.step;
     } else if (art.kind === 'checkpoint') {
       await this.checkpoints.record(
         run.id,
@@ -216,12 +218,16 @@ export class ArtFoldersService {
         TRACKING_API,
       );
       stored = 1;
-      await this.advance(run, art.step);
+      step = art.step;
     } else {
       return { path: file.path, kind: art.kind, stored: 0, consumed, pending };
     }
-    await this.db.writes.run((tx) =>
-      saveFileState(tx.em, {
+    // What was taken, and ART's current step (the highest it wrote) as the run's, in one write.
+    await this.db.writes.run(async (tx) => {
+      const row = await lockGuarded(tx.em, this.db.kind, run.id, TRACKING_API);
+      if (step !== null && !isFinal(row.status as TrainingStatus) && (row.currentStep ?? -1) < step)
+        await updateRun(tx.em, run.id, { currentStep: step });
+      await saveFileState(tx.em, {
         runId: run.id,
         path: file.path,
         size: file.size,
@@ -229,16 +235,9 @@ export class ArtFoldersService {
         sha256: consumed === file.size ? file.sha256 : '',
         consumed,
         tail,
-      }),
-    );
+      });
+    });
     return { path: file.path, kind: art.kind, stored, consumed, pending };
-  }
-
-  /** ART's current step is the highest it has written: the run's currentStep follows it. */
-  private async advance(run: TrainingRun, step: number): Promise<void> {
-    const now = await this.runs.get(run.id);
-    if (isFinal(now.status) || (now.currentStep ?? -1) >= step) return;
-    await this.runs.setCurrentStep(run.id, step, TRACKING_API);
   }
 
   // ---- export: the run in ART's layout ----
