@@ -178,3 +178,56 @@ describe('ART routes, limits and streams', () => {
     }
   });
 });
+
+describe('ART routes and the mutation rate limit', () => {
+  const server = useTestServer({ rateLimit: { mutationsPerSecond: 0.01, burst: 2 } });
+
+  it('each import request takes a token; past the burst it is 429 with Retry-After', async () => {
+    const plan = () =>
+      fetch(`${server.url}/api/import/plan`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: null, files: [] }),
+      });
+    expect((await plan()).status).toBe(400);
+    expect((await plan()).status).toBe(400);
+    const refused = await plan();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await refused.json()).error.limit).toBe('mutationRate');
+  });
+});
+
+describe('ART 0.4 JSONL under a .yaml name, and credentials in model.json', () => {
+  const server = useTestServer();
+
+  it('reads JSONL groups whatever the file is called, and keeps no field named like a credential', async () => {
+    const { mkdirSync, writeFileSync, readFileSync, readdirSync } = await import('node:fs');
+    const dir = mkdtempSync(join(tmpdir(), 'atelier-yaml-'));
+    const model = join(dir, 'p/models/m');
+    mkdirSync(join(model, 'trajectories/train'), { recursive: true });
+    writeFileSync(
+      join(model, 'model.json'),
+      JSON.stringify({
+        name: 'm',
+        project: 'p',
+        inference_api_key: 'sk-aaaa1111bbbb2222',
+        wandb_token: 'tok-zzz-999',
+        base_model: 'b',
+      }),
+    );
+    const jsonl = readFileSync(join(FIXTURES, 'art-0.4/.art/support/models/agent-004/trajectories/train/0001.jsonl'));
+    writeFileSync(join(model, 'trajectories/train/0001.yaml'), jsonl);
+    const r = await cli(['import', dir], { ATELIER_URL: server.url });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const rows = await snapshot(server.app, artRunUuid('p', 'm'));
+    expect(rows.trajectories).toHaveLength(6);
+    const config = JSON.parse((rows.run[0] as any).config);
+    expect(config.art.model).toEqual({ name: 'm', project: 'p', base_model: 'b' });
+    for (const n of readdirSync(server.dir).filter((f) => f.startsWith('atelier.sqlite'))) {
+      const bytes = readFileSync(join(server.dir, n));
+      expect(bytes.includes('sk-aaaa1111bbbb2222') || bytes.includes('tok-zzz-999')).toBe(false);
+    }
+  });
+});
