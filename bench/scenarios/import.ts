@@ -154,6 +154,11 @@ export const scenario: Scenario = {
           },
         ],
         notes: [
+          ...(ratio < TARGET
+            ? [
+                `**Why the target is missed:** the import sends one request per step file (1,000 for 100,000 trajectories, against 200 recordTrajectories calls of 500), and each request takes one token of the mutation rate limit (50 a second, bursts of 500), so about ${fmt((STEPS - 500) / 50, 0)} s of the import is waiting out 429s as the limit asks. On the server each step costs a recordTrajectoryGroups write that inserts its ${PER_STEP / GROUP} groups one at a time (a group row, its trajectories, their ART JSON: three statements per group) and a second small write for the file's import state. Batching the groups of a step into one insert of each kind, and taking one token per plan rather than per file, are the next steps.`,
+              ]
+            : []),
           `One round each on the same server (its own process, as \`npm start\` runs it), after a warm-up of both doors; messages are about ${MESSAGE_BYTES} bytes of JSON. The import stores more per trajectory than recordTrajectories (its ART JSON in trajectory_art and its group row) and reads and decompresses each Parquet file on the server; recordTrajectories coerces every input through GraphQL and zod.`,
         ],
       };
