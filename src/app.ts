@@ -12,7 +12,9 @@ import { openDatabase, type Database } from './db/data-source';
 import { createEventBus, type EventBus } from './events/event-bus';
 import { createLogger } from './logger';
 import { RunsRepo } from './runs/runs.repo';
+import { TokenBuckets } from './security/rate-limit';
 import { createRedactor, secretsIn, type Redactor } from './security/redact';
+import { createArtRoutes } from './server/art-routes';
 import { createDashboard } from './server/dashboard';
 import { OperationQueryCounts } from './server/operation-queries';
 import { atelierSharing } from './server/shared-context';
@@ -85,7 +87,10 @@ export async function createApp(config: Config): Promise<App> {
   const sharedSubscriptions = new SharedSubscriptions(atelierSharing({ config, logger, redactor }));
   const operationQueries = new OperationQueryCounts();
   const sseStreams = new SseStreams();
+  // One rate limit for mutations and ART imports alike.
+  const mutationBuckets = new TokenBuckets(config.rateLimit.mutationsPerSecond, config.rateLimit.burst);
   const yoga = createAtelierYoga({
+    mutationBuckets,
     config,
     services,
     db,
@@ -105,7 +110,18 @@ export async function createApp(config: Config): Promise<App> {
     logger.warn(
       'SIMULATED: the model provider and the ART backend are simulators; no run on this server is real training',
     );
-  const server: Server = createServer((req, res) => dashboard.handle(req, res) || yoga(req, res));
+  const artRoutes = createArtRoutes({
+    config,
+    artFolders: services.artFolders,
+    apiKeys: services.apiKeys,
+    authenticate,
+    isOpen,
+    buckets: mutationBuckets,
+    logger,
+  });
+  const server: Server = createServer(
+    (req, res) => artRoutes.handle(req, res) || dashboard.handle(req, res) || yoga(req, res),
+  );
   const graphqlWs = attachGraphqlWs({ server, yoga, config, authenticate, isOpen, sessions, redactor, logger });
 
   let url = '';

@@ -1,6 +1,8 @@
 // The app's services over one database and event bus: built once by createApp, handed to every
 // request's context (src/context.ts) and to the pipeline runner. Repos stay in here: everything
 // outside reads and writes through a service.
+import { ArtFoldersRepo } from './art-folders/art-folders.repo';
+import { ArtFoldersService } from './art-folders/art-folders.service';
 import { ApiKeysService } from './auth/api-keys.service';
 import { CheckpointsRepo } from './checkpoints/checkpoints.repo';
 import { CheckpointsService } from './checkpoints/checkpoints.service';
@@ -32,6 +34,8 @@ export interface Services {
   pipelineDeps: PipelineDeps;
   config: Config;
   apiKeys: ApiKeysService;
+  /** ART folders in (import plans and files) and out (ART's layout, trajectories.jsonl). */
+  artFolders: ArtFoldersService;
 }
 
 export function buildServices(
@@ -67,5 +71,13 @@ export function buildServices(
   };
   const pipelineDeps = createPipelineDeps(config, core, logger, redactor);
   runner = new PipelineRunner(pipelineDeps, db);
-  return { ...core, pipelineDeps, pipeline: runner };
+  const artFolders = new ArtFoldersService(
+    db,
+    new ArtFoldersRepo(db.reader, db.kind),
+    core.runs,
+    core.metrics,
+    core.trajectories,
+    core.checkpoints,
+  );
+  return { ...core, artFolders, pipelineDeps, pipeline: runner };
 }

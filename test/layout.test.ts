@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 const LAYERS = [
   'domain',
   'db',
+  'art-format',
   'events',
   'providers',
   'backends',
@@ -21,10 +22,12 @@ const LAYERS = [
   'trajectories',
   'metrics',
   'checkpoints',
+  'art-folders',
   'auth',
   'security',
   'pipeline',
   'server',
+  'cli',
 ];
 const SHARED = new Set(['errors', 'config', 'logger', 'context']);
 const ROOT = new Set(['main', 'app', 'services']);

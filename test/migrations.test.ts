@@ -62,6 +62,7 @@ const API_INDEXES: Record<string, Array<{ name: string; columns: string[]; uniqu
     { name: 'UQ_metric_values_run_split_name_step', columns: ['run_id', 'split', 'name', 'step'], unique: true },
   ],
   checkpoints: [{ name: 'UQ_checkpoints_run_step', columns: ['run_id', 'step'], unique: true }],
+  art_import_files: [{ name: 'UQ_art_import_files_run_path', columns: ['run_id', 'path'], unique: true }],
   status_transitions: [{ name: 'IDX_status_transitions_run', columns: ['run_id', 'id'], unique: false }],
   metric_points: [{ name: 'UQ_metric_points_run_split_step', columns: ['run_id', 'split', 'step'], unique: true }],
   task_inputs: [{ name: 'UQ_task_inputs_run_position', columns: ['run_id', 'position'], unique: true }],

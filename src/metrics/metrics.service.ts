@@ -30,6 +30,15 @@ export interface RecordMetricPointInput {
   values?: Record<string, number> | null;
 }
 
+export interface RecordMetricsOptions {
+  /**
+   * A stored value wins over a different one sent for the same name (instead of a ConflictError):
+   * ART's history repeats time/wall_clock_sec and training_step on every row of a step, and an import
+   * keeps the step's first.
+   */
+  keepStored?: boolean;
+}
+
 export const MAX_POINTS_PER_CALL = 1000;
 export const DEFAULT_SPLIT = 'train';
 
@@ -66,6 +75,7 @@ export class MetricsService {
     points: RecordMetricPointInput[],
     guard?: WriteGuard,
     split: string = DEFAULT_SPLIT,
+    options: RecordMetricsOptions = {},
   ): Promise<MetricPoint[]> {
     if (points.length > MAX_POINTS_PER_CALL)
       throw ValidationError.of('points', 'max', `at most ${MAX_POINTS_PER_CALL} points per call, got ${points.length}`);
@@ -105,7 +115,7 @@ export class MetricsService {
           for (const [name, value] of Object.entries(sent))
             if (name in old.values && old.values[name] !== value)
               differs.push(`${name} ${old.values[name]}, sent ${value}`);
-          if (differs.length)
+          if (differs.length && !options.keepStored)
             throw new ConflictError(
               `step ${p.step} of this run already has a different history point in split ${split} (${differs.slice(0, 3).join('; ')}); recorded metrics are never overwritten`,
             );

@@ -22,7 +22,7 @@ import { useMalformedRequests } from '../security/malformed-requests';
 import { maskError } from '../security/mask-errors';
 import { useNestingLimit } from '../security/nesting-limit';
 import { useRedactedErrors } from '../security/public-errors';
-import { useMutationRateLimit } from '../security/rate-limit';
+import { useMutationRateLimit, type TokenBuckets } from '../security/rate-limit';
 import type { Redactor } from '../security/redact';
 import { countResponseBytes, useResponseSizeLimit } from '../security/response-size';
 import { useSubscriptionQuota } from '../security/subscription-quota';
@@ -54,6 +54,8 @@ export interface YogaDeps {
   sharedSubscriptions?: SharedSubscriptions;
   redactor: Redactor;
   logger: Logger;
+  /** The mutation rate limit's buckets, shared with the ART import routes. */
+  mutationBuckets?: TokenBuckets;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
@@ -85,6 +87,7 @@ export function createAtelierYoga({
   sharedSubscriptions,
   redactor,
   logger,
+  mutationBuckets,
 }: YogaDeps) {
   return createYoga({
     schema: gateSubscriptions(countResponseBytes(getSchema())),
@@ -142,7 +145,7 @@ export function createAtelierYoga({
       // Before anything runs: who (scopes), how much (cost), how often (mutation rate).
       useScopes(),
       useCostLimit(config.limits.maxCost),
-      useMutationRateLimit(config.rateLimit),
+      useMutationRateLimit(config.rateLimit, mutationBuckets),
       useResponseSizeLimit(config.limits.maxResponseBytes),
       // Last of the refusals, so a subscription refused above never holds a slot.
       useSubscriptionQuota(config.limits.maxSubscriptionsPerKey),

@@ -1,4 +1,5 @@
-"""``atelier-worker`` command line: serve the atelier-worker/1 protocol next to ART."""
+"""``atelier-worker`` command line: serve the atelier-worker/1 protocol next to ART, or
+``atelier-worker sync PATH --to URL`` to ship ART's .art folders to Atelier (sync.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["sync"]:
+        from .sync import main as sync_main
+
+        return sync_main(argv[1:])
     parser = argparse.ArgumentParser(
         prog="atelier-worker",
         description="Serve the atelier-worker/1 HTTP + NDJSON protocol in front of OpenPipe ART's LocalBackend.",

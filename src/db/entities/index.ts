@@ -1,4 +1,5 @@
 import { ApiKeyEntity } from './api-key.entity';
+import { ArtImportFileEntity } from './art-import-file.entity';
 import { CheckpointEntity } from './checkpoint.entity';
 import { DatasetEntity, DatasetItemEntity } from './dataset.entity';
 import { GradientStepEntity } from './gradient-step.entity';
@@ -29,6 +30,7 @@ export * from './run-tag.entity';
 export * from './run-summary.entity';
 export * from './run-cost.entity';
 export * from './dataset.entity';
+export * from './art-import-file.entity';
 
 export const entities = [
   TrainingRunEntity,
@@ -47,4 +49,5 @@ export const entities = [
   RunCostEntity,
   DatasetEntity,
   DatasetItemEntity,
+  ArtImportFileEntity,
 ];

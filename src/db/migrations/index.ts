@@ -7,6 +7,7 @@ import { ApiKeyActiveNames1796062000000 } from './1796062000000-api-key-active-n
 import { KeyProjects1796063000000 } from './1796063000000-key-projects';
 import { ArtRecords1796065000000 } from './1796065000000-art-records';
 import { Datasets1796070000000 } from './1796070000000-datasets';
+import { ArtImports1796072000000 } from './1796072000000-art-imports';
 import { RunIdentity1796075000000 } from './1796075000000-run-identity';
 
 /** Every migration, oldest first. */
@@ -20,5 +21,6 @@ export const migrations = [
   KeyProjects1796063000000,
   ArtRecords1796065000000,
   Datasets1796070000000,
+  ArtImports1796072000000,
   RunIdentity1796075000000,
 ];
