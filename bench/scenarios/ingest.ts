@@ -32,6 +32,20 @@ const RECORD = `mutation($runId: ID!, $trajectories: [TrajectoryInput!]!) {
   recordTrajectories(runId: $runId, trajectories: $trajectories) { __typename ... on RecordTrajectoriesPayload { recorded } ... on Error { message } }
 }`;
 
+const RECORD_GROUPS = `mutation($runId: ID!, $step: Int!, $groups: [TrajectoryGroupInput!]!) {
+  recordTrajectoryGroups(runId: $runId, step: $step, groups: $groups) { __typename ... on RecordTrajectoryGroupsPayload { recorded } ... on Error { message } }
+}`;
+
+/** The same trajectories as ART groups of 4 (ART's Trajectory JSON), one log of a step per call. */
+function groupsBody(runId: string, step: number, batch: TrajectoryInput[]): string {
+  const groups: Array<{ trajectories: unknown[] }> = [];
+  batch.forEach((t, i) => {
+    if (i % 4 === 0) groups.push({ trajectories: [] });
+    groups.at(-1)!.trajectories.push({ messages_and_choices: t.messages, reward: t.reward ?? 0, metadata: {} });
+  });
+  return JSON.stringify({ query: RECORD_GROUPS, variables: { runId, step, groups } });
+}
+
 function requestBody(runId: string, batch: TrajectoryInput[]): string {
   return JSON.stringify({ query: RECORD, variables: { runId, trajectories: batch } });
 }
@@ -64,7 +78,7 @@ async function postAll(client: GraphQLClient, bodies: string[], expect: (reply: 
   const started = now();
   for (const body of bodies) {
     const reply = JSON.parse(await client.post(body));
-    if (!expect(reply.data?.recordTrajectories))
+    if (!expect(reply.data?.recordTrajectories ?? reply.data?.recordTrajectoryGroups))
       throw new Error(`unexpected reply: ${JSON.stringify(reply).slice(0, 500)}`);
   }
   return now() - started;
@@ -90,6 +104,7 @@ export const scenario: Scenario = {
 
       const m = {
         atelier: [] as number[],
+        artGroups: [] as number[],
         raw: [] as number[],
         rawPerCall: [] as number[],
         apiMsPerCall: [] as number[],
@@ -108,6 +123,7 @@ export const scenario: Scenario = {
         const batches: TrajectoryInput[][] = [];
         for (let i = 0; i < rows.length; i += BATCH) batches.push(rows.slice(i, i + BATCH));
         const bodies = batches.map((b) => requestBody(run.id, b));
+        const groupBodies = batches.map((b, i) => groupsBody(run.id, 1_000_000 + round * 1000 + i, b));
         // The same calls for a run that does not exist: everything but the storage (refused at the run lookup).
         const refused = batches.map((b) => requestBody(noRun, b));
         // What the raw inserts write: the rows exactly as Atelier serializes them, prepared beforehand.
@@ -116,6 +132,7 @@ export const scenario: Scenario = {
 
         const steps: Record<keyof typeof m, () => Promise<number> | number> = {
           atelier: async () => rate(await postAll(client, bodies, (r) => r?.recorded === BATCH)),
+          artGroups: async () => rate(await postAll(client, groupBodies, (r) => r?.recorded === BATCH)),
           raw: () => {
             const t0 = now();
             whole.oneTransaction(rawRows);
@@ -137,7 +154,7 @@ export const scenario: Scenario = {
           r[name] = await steps[name]();
         }
         ctx.log(
-          `round ${round}${round === 0 ? ' (warm-up)' : ''}: Atelier ${fmt(r.atelier!)} /s, raw ${fmt(r.raw!)} /s, raw per call ${fmt(r.rawPerCall!)} /s, API alone ${fmt(r.apiMsPerCall!)} ms per call`,
+          `round ${round}${round === 0 ? ' (warm-up)' : ''}: Atelier ${fmt(r.atelier!)} /s, recordTrajectoryGroups ${fmt(r.artGroups!)} /s, raw ${fmt(r.raw!)} /s, raw per call ${fmt(r.rawPerCall!)} /s, API alone ${fmt(r.apiMsPerCall!)} ms per call`,
         );
         if (round > 0) for (const name of names) m[name].push(r[name]!);
       }
@@ -163,6 +180,10 @@ export const scenario: Scenario = {
         status: 'measured',
         figures: [
           { label: 'Atelier, recordTrajectories over HTTP', value: perSecond(m.atelier) },
+          {
+            label: 'Atelier, recordTrajectoryGroups over HTTP (the same trajectories as ART JSON, groups of 4)',
+            value: `${perSecond(m.artGroups)}; ${fmt(pairedRatio(m.artGroups, m.atelier))}× recordTrajectories`,
+          },
           { label: 'raw better-sqlite3 insert, one transaction', value: perSecond(m.raw) },
           {
             label: 'raw, one transaction per 500-row call (what Atelier stores per call)',
