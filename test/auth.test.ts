@@ -780,6 +780,12 @@ describe('keys scoped to projects × every door × transports', () => {
         'NotFoundError',
       ],
       [
+        'updateRun',
+        'mutation($r: ID!) { updateRun(id: $r, name: "renamed") { __typename } }',
+        { r: ids.gamma },
+        'NotFoundError',
+      ],
+      [
         'recordCheckpoint',
         'mutation($r: ID!) { recordCheckpoint(runId: $r, step: 1, name: "x@1") { __typename } }',
         { r: ids.gamma },
@@ -1035,7 +1041,9 @@ describe('keys scoped to projects × every door × transports', () => {
 
   it('leave no door of the schema out: every root field was sent with a scoped key above', () => {
     // Nothing of a project in it: the server's version and whether it is simulated.
-    const unrelated = new Set(['query.server']);
+    // Datasets belong to no project (createDataset takes none): any key with the scope reads and makes them
+    // (docs/SECURITY.md, known limits).
+    const unrelated = new Set(['query.server', 'query.dataset', 'query.datasets', 'mutation.createDataset']);
     const schema = buildSchema(readFileSync('schema.graphql', 'utf8'));
     const roots = [OperationTypeNode.QUERY, OperationTypeNode.MUTATION, OperationTypeNode.SUBSCRIPTION];
     const doors = roots.flatMap((op) =>

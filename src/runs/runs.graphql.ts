@@ -469,7 +469,7 @@ builder.mutationFields((t) => ({
       if (args.notes !== undefined) changes.notes = args.notes;
       if (args.tags !== undefined) changes.tags = args.tags ?? [];
       if (args.group !== undefined) changes.group = args.group;
-      return { run: await ctx.services.runs.updateIdentity(args.id.id, changes) };
+      return { run: await ctx.services.runs.updateIdentity(args.id.id, changes, ctx.viewer.projects) };
     },
   }),
   transitionRun: t.field({

@@ -393,9 +393,10 @@ export class RunsService {
   }
 
   /** Renames a run, or changes its notes, tags or group, in any status. */
-  async updateIdentity(runId: number, changes: RunIdentityChanges): Promise<TrainingRun> {
+  async updateIdentity(runId: number, changes: RunIdentityChanges, projects?: ProjectScope): Promise<TrainingRun> {
     return this.db.writes.run(async (tx) => {
-      const row = await lockGuarded(tx.em, this.db.kind, runId);
+      // Another project's run is, to a key scoped to projects, a run that does not exist.
+      const row = await lockGuarded(tx.em, this.db.kind, runId, { projects });
       const update: RunChanges = {};
       if (changes.name !== undefined) update.name = changes.name;
       if (changes.notes !== undefined) update.notes = changes.notes;
