@@ -81,7 +81,7 @@ async function listReward(page: Page, runId: string): Promise<string> {
   return page.evaluate((id) => {
     const headers = [...document.querySelectorAll('table.runs thead th')].map((th) => th.textContent?.trim());
     const row = document.querySelector(`table.runs tr[data-run-id="${id}"]`);
-    return (row?.children[headers.indexOf('Avg reward')] as HTMLElement | undefined)?.innerText ?? '';
+    return (row?.children[headers.indexOf('Last reward')] as HTMLElement | undefined)?.innerText ?? '';
   }, runId);
 }
 
