@@ -384,7 +384,7 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
       const breakers: Array<() => void> = [
         () => points.push({ step: -1 - rnd.int(10), epoch: 0 }),
         () => points.push({ step: 5, epoch: -1 }),
-        () => points.push({ step: 0, epoch: 0 }), // step 0 is already recorded
+        () => points.push({ step: 0, epoch: 0, trainingLoss: 9 }), // step 0 is already recorded, with another loss
         () => points.push({ ...points[0] }), // the same step twice
         () =>
           points.push({ step: 2000, epoch: 0, trainingLoss: rnd.pick([new Raw('1e999'), new Raw('NaN'), 'low', [1]]) }),
@@ -392,7 +392,8 @@ function graphqlCases(rnd: Rng, s: Seeded, n: number): HttpCase[] {
           points.push({
             step: 2001,
             epoch: 0,
-            values: [{ name: rnd.pick(['1bad', '', BIG(101), SQL[0], '\u0000']), value: 1 }],
+            // Any characters but control ones, 1–200 of them (ART's names): these break that rule.
+            values: [{ name: rnd.pick(['', BIG(201), 'a\nb', 'tab\there', '\u0000']), value: 1 }],
           }),
         () =>
           points.push({
