@@ -113,6 +113,19 @@ describe('npm run keys', () => {
 });
 
 /** Undoes migrations, newest first, until `done` (at most all of them). */
+/** A schema question asked on a query runner that is released after (a runner holds a pooled connection on PostgreSQL). */
+async function ask<T>(
+  db: Database,
+  fn: (q: ReturnType<Database['writer']['createQueryRunner']>) => Promise<T>,
+): Promise<T> {
+  const q = db.writer.createQueryRunner();
+  try {
+    return await fn(q);
+  } finally {
+    await q.release();
+  }
+}
+
 async function undoUntil(db: Database, done: () => Promise<boolean>) {
   for (let i = 0; i < migrations.length && !(await done()); i++)
     await db.writer.undoLastMigration({ transaction: 'each' });
@@ -123,7 +136,7 @@ async function migrationMatchesEntity(config: DatabaseConfig) {
   try {
     const pending = await db.writer.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
-    const columns = (await db.writer.createQueryRunner().getTable('api_keys'))!.columns.map((c) => c.name).sort();
+    const columns = (await ask(db, (q) => q.getTable('api_keys')))!.columns.map((c) => c.name).sort();
     expect(columns).toEqual([
       'created_at',
       'id',
@@ -135,7 +148,7 @@ async function migrationMatchesEntity(config: DatabaseConfig) {
       'scope',
       'secret_hash',
     ]);
-    const indexes = (await db.writer.createQueryRunner().getTable('api_keys'))!.indices;
+    const indexes = (await ask(db, (q) => q.getTable('api_keys')))!.indices;
     expect(indexes.find((i) => i.name === 'UQ_api_keys_active_name')).toMatchObject({
       columnNames: ['name'],
       isUnique: true,
@@ -143,7 +156,7 @@ async function migrationMatchesEntity(config: DatabaseConfig) {
     // A key made before keys had projects reaches every project once the column is added.
     const keys = new ApiKeysService(db, { lastUsedWriteIntervalMs: 60_000 });
     const scoped = await keys.create({ name: 'scoped', scope: 'read', projects: ['p'] });
-    await undoUntil(db, async () => !(await db.writer.createQueryRunner().hasColumn('api_keys', 'projects')));
+    await undoUntil(db, async () => !(await ask(db, (q) => q.hasColumn('api_keys', 'projects'))));
     await db.writer.query(
       "INSERT INTO api_keys (key_id, name, scope, secret_hash, created_at) VALUES ('00000000000000aa', 'older', 'read', 'x', '2026-01-01T00:00:00.000Z')",
     );
@@ -156,10 +169,10 @@ async function migrationMatchesEntity(config: DatabaseConfig) {
       revokedAt: expect.any(String),
     });
     expect(listed.find((k) => k.name === 'older')?.revokedAt).toBeNull();
-    await undoUntil(db, async () => !(await db.writer.createQueryRunner().hasTable('api_keys')));
-    expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(false);
+    await undoUntil(db, async () => !(await ask(db, (q) => q.hasTable('api_keys'))));
+    expect(await ask(db, (q) => q.hasTable('api_keys'))).toBe(false);
     await db.writer.runMigrations({ transaction: 'each' });
-    expect(await db.writer.createQueryRunner().hasTable('api_keys')).toBe(true);
+    expect(await ask(db, (q) => q.hasTable('api_keys'))).toBe(true);
     expect((await db.writer.driver.createSchemaBuilder().log()).upQueries).toEqual([]);
   } finally {
     await db.close();
