@@ -16,6 +16,7 @@ import { startOpenAISim, type OpenAISim } from './fixtures/openai-sim';
 import { bedConfig, createRun, PROVIDER_KEY, waitDone } from './fixtures/pipeline-bed';
 import { startWandbSim, type WandbSim } from './fixtures/wandb-sim';
 import { startWorkerSim, type WorkerSim } from './fixtures/worker-sim';
+import { pythonSkipReason, pythonWith } from './helpers/python';
 import { startServer, type TestServer } from './helpers/server';
 
 const TOKEN = 'worker-token-0123456789abcdef';
@@ -26,18 +27,8 @@ let wandb: WandbSim;
 let legacy: ArtBackendSim;
 let s: TestServer;
 
-/** A python with polars: ATELIER_TEST_POLARS_PYTHON, else python3; null when neither has it. */
-const polarsPython = (() => {
-  for (const py of [process.env.ATELIER_TEST_POLARS_PYTHON, 'python3'].filter(Boolean) as string[]) {
-    try {
-      execFileSync(py, ['-c', 'import polars'], { stdio: 'ignore' });
-      return py;
-    } catch {
-      /* try the next */
-    }
-  }
-  return null;
-})();
+/** A Python with polars (test/helpers/python.ts); null when none has it. */
+const polarsPython = pythonWith('polars');
 
 beforeAll(async () => {
   openai = await startOpenAISim({ apiKey: PROVIDER_KEY });
@@ -206,7 +197,7 @@ describe('checkpoint retention', () => {
   });
 
   it.skipIf(!polarsPython)(
-    `ART's own polars code picks the same best step from the same history${polarsPython ? '' : ' (skipped: no python3 with polars; set ATELIER_TEST_POLARS_PYTHON)'}`,
+    `ART's own polars code picks the same best step from the same history${polarsPython ? '' : ' (' + pythonSkipReason('polars') + ')'}`,
     async () => {
       const d = await retainedRun('keep-py', 'gpu1', { keepLast: 1, keepBest: 1, metric: 'train/reward' });
       // history.jsonl as ART's model.log writes it: a row per logged split with `train/reward`, and training rows without it.
