@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--socket-timeout-seconds", type=float,
                         default=float(os.environ.get("ATELIER_WORKER_SOCKET_TIMEOUT_SECONDS", "30")),
                         help="an idle or half-sent connection is closed after this long without progress (default 30)")
+    parser.add_argument("--rollouts-only", action="store_true",
+                        default=os.environ.get("ATELIER_WORKER_ROLLOUTS_ONLY", "") not in ("", "0", "false"),
+                        help="run the user's rollouts only, with no LocalBackend (no GPU; e.g. beside W&B serverless training)")
     args = parser.parse_args(argv)
     token = args.token if args.token is not None else os.environ.get("ATELIER_WORKER_TOKEN") or None
     if args.heartbeat_seconds <= 0:
@@ -54,10 +57,13 @@ def main(argv: list[str] | None = None) -> int:
     # SIGTERM shuts down like Ctrl-C so ART's backend gets closed.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
 
-    from .art_driver import ArtDriver
+    from .art_driver import ArtDriver, RolloutsOnlyDriver
     from .server import serve
 
-    driver = ArtDriver(args.art_path)
+    # Entrypoints are the user's modules: import them from where the worker was started, as uvicorn does.
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    driver = RolloutsOnlyDriver() if args.rollouts_only else ArtDriver(args.art_path)
     try:
         serve(driver, host=args.host, port=args.port, token=token, heartbeat_seconds=args.heartbeat_seconds,
               max_body_bytes=args.max_body_bytes, max_connections=args.max_connections,

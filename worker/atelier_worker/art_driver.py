@@ -295,3 +295,39 @@ class ArtDriver:
 
 def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: " + " ".join(str(exc).split())
+
+
+class RolloutsOnlyDriver:
+    """``--rollouts-only``: no LocalBackend (no GPU, e.g. beside W&B's serverless training). Only health and
+    the rollout calls answer; the model calls are ``409 rollouts_only``."""
+
+    observes_gradient_steps = False
+    trains = False
+
+    def __init__(self) -> None:
+        import art
+
+        self.art = art
+
+    def version(self) -> str | None:
+        return art_version(self.art)
+
+    def _refuse(self, *_: Any, **__: Any) -> Any:
+        raise DriverError(409, "rollouts_only",
+                          "this worker runs rollouts only (--rollouts-only): it has no LocalBackend to train with")
+
+    lookup = _refuse
+    train_options = _refuse
+    build_groups = _refuse
+
+    async def register(self, req: Any) -> dict[str, Any]:
+        self._refuse()
+
+    async def step(self, project: str, name: str) -> dict[str, Any]:
+        self._refuse()
+
+    async def delete_checkpoints(self, req: Any) -> dict[str, Any]:
+        self._refuse()
+
+    async def close(self) -> None:
+        return None

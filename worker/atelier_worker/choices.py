@@ -34,6 +34,19 @@ def rebuild_choice(item: dict[str, Any], path: str, choice_cls: type) -> Any:
     data = dict(item)
     # vLLM always sets index; a client that dropped it loses nothing by 0.
     data.setdefault("index", 0)
+    # vLLM sends top_logprobs on every token (an empty list without top_logprobs asked); openai's
+    # ChatCompletionTokenLogprob requires it, so a choice stored without it (another server, an older
+    # client) gets the empty list vLLM would have sent.
+    logprobs = data.get("logprobs")
+    if isinstance(logprobs, dict):
+        logprobs = dict(logprobs)
+        for key in ("content", "refusal"):
+            tokens = logprobs.get(key)
+            if isinstance(tokens, list):
+                logprobs[key] = [
+                    {**t, "top_logprobs": t.get("top_logprobs") or []} if isinstance(t, dict) else t for t in tokens
+                ]
+        data["logprobs"] = logprobs
     try:
         return choice_cls.model_validate(data)
     except Exception as exc:  # pydantic.ValidationError or the stand-in's ValueError

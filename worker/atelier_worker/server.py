@@ -12,6 +12,7 @@ import asyncio
 import hmac
 import json
 import queue
+import select
 import socket
 import sys
 import threading
@@ -29,6 +30,7 @@ from .protocol import (
     validate_register,
     validate_train,
 )
+from .rollouts import describe, load_entrypoint, run_rollouts, validate_entrypoint, validate_rollout
 
 # Defaults of the limits (flags and environment variables in __main__.py; PROTOCOL.md lists them).
 MAX_BODY_BYTES = 128 * 1024 * 1024
@@ -53,6 +55,9 @@ class WorkerState:
         self.max_body_bytes = max_body_bytes
         self.loop = asyncio.new_event_loop()
         self.loop_thread = threading.Thread(target=self._run_loop, name="art-loop", daemon=True)
+        # The user's rollouts run on their own loop: a rollout that blocks cannot stall a training stream.
+        self.rollout_loop = asyncio.new_event_loop()
+        self.rollout_thread = threading.Thread(target=self._run_rollout_loop, name="rollout-loop", daemon=True)
         self._busy: set[tuple[str, str]] = set()
         self._busy_lock = threading.Lock()
 
@@ -60,8 +65,13 @@ class WorkerState:
         asyncio.set_event_loop(self.loop)
         self.loop.run_forever()
 
+    def _run_rollout_loop(self) -> None:
+        asyncio.set_event_loop(self.rollout_loop)
+        self.rollout_loop.run_forever()
+
     def start(self) -> None:
         self.loop_thread.start()
+        self.rollout_thread.start()
 
     def run(self, coro: Any) -> Any:
         """Run a coroutine on the ART loop and wait for its result."""
@@ -209,6 +219,8 @@ def make_handler(state: WorkerState, *, socket_timeout: float = SOCKET_TIMEOUT_S
                         "art_version": state.driver.version(),
                         "worker_version": __version__,
                         "gradient_step_metrics": state.driver.observes_gradient_steps,
+                        "rollouts": True,
+                        "training": getattr(state.driver, "trains", True),
                     },
                 )
                 return
@@ -220,6 +232,8 @@ def make_handler(state: WorkerState, *, socket_timeout: float = SOCKET_TIMEOUT_S
                 "/v1/models/step": self._step,
                 "/v1/models/train": self._train,
                 "/v1/models/delete_checkpoints": self._delete,
+                "/v1/rollouts/check": self._rollout_check,
+                "/v1/rollouts": self._rollouts,
             }
             handler = routes.get(self.path)
             if handler is None:
@@ -241,7 +255,8 @@ def make_handler(state: WorkerState, *, socket_timeout: float = SOCKET_TIMEOUT_S
                 self._send_json(500, {"error": {"code": "art_error", "message": f"{type(exc).__name__}: {exc}"}})
 
         def _route_error(self, method: str) -> None:
-            known = {"/v1/health", "/v1/models/register", "/v1/models/step", "/v1/models/train", "/v1/models/delete_checkpoints"}
+            known = {"/v1/health", "/v1/models/register", "/v1/models/step", "/v1/models/train",
+                     "/v1/models/delete_checkpoints", "/v1/rollouts/check", "/v1/rollouts"}
             if self.path in known:
                 self.close_connection = True
                 self._send_json(405, {"error": {"code": "method_not_allowed", "message": f"{method} {self.path} is not part of {PROTOCOL}"}})
@@ -335,6 +350,72 @@ def make_handler(state: WorkerState, *, socket_timeout: float = SOCKET_TIMEOUT_S
                 if connected and self._write_line(final):
                     self._write_chunk(b"")
                 self.close_connection = True
+                return
+
+        # -- rollouts (PROTOCOL.md, "Rollouts") ----------------------------------
+
+        def _rollout_check(self, body: dict[str, Any]) -> None:
+            entry = load_entrypoint(validate_entrypoint(body))
+            self._send_json(200, describe(entry))
+
+        def _client_gone(self) -> bool:
+            """The client closed its connection (cancel): readable with nothing to read."""
+            try:
+                readable, _, _ = select.select([self.connection], [], [], 0)
+                if not readable:
+                    return False
+                return self.connection.recv(1, socket.MSG_PEEK) == b""
+            except (OSError, ValueError):
+                return True
+
+        def _rollouts(self, body: dict[str, Any]) -> None:
+            req = validate_rollout(body)
+            entry = load_entrypoint(req.entrypoint)  # 422 naming the module, before anything streams
+            events: queue.Queue[tuple[str, Any]] = queue.Queue()
+            future = asyncio.run_coroutine_threadsafe(
+                run_rollouts(state.driver.art, req, entry, lambda line: events.put(("line", line))),
+                state.rollout_loop,
+            )
+            future.add_done_callback(lambda f: events.put(("end", f)))
+
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-ndjson")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.close_connection = True
+            last_sent = time.monotonic()
+            while True:
+                try:
+                    kind, payload = events.get(timeout=min(0.2, max(0.01, state.heartbeat_seconds - (time.monotonic() - last_sent))))
+                except queue.Empty:
+                    if self._client_gone():
+                        self.log_message("rollout cancelled: the client closed the connection")
+                        future.cancel()
+                        return
+                    if time.monotonic() - last_sent >= state.heartbeat_seconds:
+                        if not self._write_line({"type": "heartbeat"}):
+                            future.cancel()
+                            return
+                        last_sent = time.monotonic()
+                    continue
+                if kind == "line":
+                    if not self._write_line(payload):
+                        future.cancel()
+                        return
+                    last_sent = time.monotonic()
+                    continue
+                fut = payload
+                if fut.cancelled():
+                    return
+                exc = fut.exception()
+                if exc is None:
+                    final = fut.result()
+                else:
+                    self.log_message("rollout failed: %s", repr(exc))
+                    final = {"type": "error", "code": "rollout_error", "message": f"{type(exc).__name__}: {exc}"}
+                if self._write_line(final):
+                    self._write_chunk(b"")
                 return
 
         def _write_chunk(self, data: bytes) -> bool:

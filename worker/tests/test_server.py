@@ -39,11 +39,11 @@ def group(rewards=(1.0, 0.0)):
 
 
 class Worker:
-    def __init__(self, *, token=None, env=None, heartbeat=0.2):
+    def __init__(self, *, token=None, env=None, heartbeat=0.2, extra_args=()):
         self.tmp = tempfile.mkdtemp(prefix="atelier-worker-test-")
         self.art_path = os.path.join(self.tmp, ".art")
         args = [sys.executable, "-m", "atelier_worker", "--host", "127.0.0.1", "--port", "0",
-                "--art-path", self.art_path, "--heartbeat-seconds", str(heartbeat)]
+                "--art-path", self.art_path, "--heartbeat-seconds", str(heartbeat), *extra_args]
         full_env = dict(os.environ)
         full_env.pop("ATELIER_WORKER_TOKEN", None)
         full_env["PYTHONPATH"] = os.pathsep.join([STAND_IN, WORKER_DIR])

@@ -19,6 +19,24 @@ class Model:
         self.inference_model_name: str | None = None
         self.base_path = ".art"
         self._backend = None
+        self._openai_client = None
+
+    def openai_client(self):
+        """As ART's (model.py @ 679b236e): the cached client, else AsyncOpenAI on the inference server."""
+        if self._openai_client is not None:
+            return self._openai_client
+        if self.inference_api_key is None or self.inference_base_url is None:
+            if self.trainable:
+                raise ValueError(
+                    "OpenAI client not yet available on this trainable model. You must call `model.register()` first."
+                )
+            raise ValueError(
+                "In order to create an OpenAI client you must provide an `inference_api_key` and `inference_base_url`."
+            )
+        from openai import AsyncOpenAI
+
+        self._openai_client = AsyncOpenAI(base_url=self.inference_base_url, api_key=self.inference_api_key)
+        return self._openai_client
 
     def backend(self):
         if self._backend is None:

@@ -5,6 +5,7 @@ TypedDict under pydantic SkipValidation, so a dict is accepted and STAYS a dict
 (a choice sent as JSON is not turned into a Choice). Same here.
 """
 
+import traceback
 from typing import Any, Iterable
 
 from openai.types.chat.chat_completion import Choice
@@ -19,10 +20,31 @@ def _check_items(items: Any, where: str) -> list:
     return items
 
 
+def get_messages(messages_and_choices: list) -> list:
+    """As ART's get_messages (trajectories.py @ 679b236e): a Choice becomes its assistant message."""
+    messages = []
+    for item in messages_and_choices:
+        if isinstance(item, Choice):
+            tool_calls = item.message.tool_calls or []
+            message = {"role": "assistant", "content": item.message.content or ""}
+            if tool_calls:
+                message["tool_calls"] = [c.model_dump(mode="json") for c in tool_calls]
+            messages.append(message)
+        else:
+            msg = dict(item)
+            if msg.get("content") is None:
+                msg["content"] = ""
+            messages.append(msg)
+    return messages
+
+
 class History:
     def __init__(self, *, messages_and_choices: list, tools: list | None = None) -> None:
         self.messages_and_choices = _check_items(messages_and_choices, "messages_and_choices")
         self.tools = tools
+
+    def messages(self) -> list:
+        return get_messages(self.messages_and_choices)
 
 
 class Trajectory:
@@ -52,6 +74,9 @@ class Trajectory:
         self.metadata = dict(metadata or {})
         self.logs = list(logs or [])
 
+    def messages(self) -> list:
+        return get_messages(self.messages_and_choices)
+
 
 class TrajectoryGroup:
     def __init__(
@@ -66,7 +91,8 @@ class TrajectoryGroup:
         items = list(trajectories)
         self.trajectories = [t for t in items if isinstance(t, Trajectory)]
         self.exceptions = [
-            {"type": str(type(e)), "message": str(e), "traceback": ""}
+            {"type": str(type(e)), "message": str(e),
+             "traceback": "\n".join(traceback.format_exception(type(e), e, e.__traceback__))}
             for e in [x for x in items if isinstance(x, BaseException)] + list(exceptions or [])
         ]
         self.metadata = dict(metadata or {})
