@@ -3,7 +3,16 @@
 // an HTTP surface ART does not keep: register, step, train (NDJSON: gradient_step / heartbeat / done /
 // error), delete_checkpoints; errors are {error: {code, message}}; an optional bearer token.
 import { currentMetricNames } from '../domain/train-metrics';
-import { callJson, callWithRetry, getJson, ProviderError } from '../providers/http';
+import {
+  AbortedError,
+  callJson,
+  callWithRetry,
+  getJson,
+  pause,
+  ProviderError,
+  retryAfterMs,
+  retryDelayMs,
+} from '../providers/http';
 import { readNdjson } from './ndjson';
 import type { BackendClientOptions } from './options';
 import {
@@ -42,6 +51,52 @@ function workerMessage(err: ProviderError): string {
     // not the worker's JSON: keep the text
   }
   return err.message;
+}
+
+/** What `POST /v1/rollouts` is sent (worker/PROTOCOL.md, "Rollouts"). */
+export interface WorkerRolloutRequest {
+  entrypoint: string;
+  model: TrainableModel & { inference: { base_url: string; api_key: string; model_name: string } };
+  scenario: Record<string, unknown>;
+  count: number;
+  config?: unknown;
+  timeout_seconds?: number;
+}
+
+/** One line of a rollout stream: trajectory / exception / turn / heartbeat / done / error. */
+export type WorkerRolloutLine = Record<string, unknown> & { type?: unknown };
+
+/**
+ * The rollout entrypoint cannot be used on the worker: its module does not import (`entrypoint_not_importable`),
+ * it names nothing there (`entrypoint_not_found`) or nothing callable (`entrypoint_not_callable`). Never retried.
+ */
+export class WorkerEntrypointError extends ProviderError {
+  constructor(
+    message: string,
+    readonly code: string,
+    /** The module the entrypoint names. */
+    readonly module: string,
+  ) {
+    super(message, 422, false);
+    this.name = 'WorkerEntrypointError';
+  }
+}
+
+/** A worker's 422 about an entrypoint, as a typed error; anything else unchanged. */
+function entrypointError(status: number, body: string, what: string): WorkerEntrypointError | null {
+  if (status !== 422) return null;
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: string; message?: string; module?: string } };
+    if (parsed.error?.code?.startsWith('entrypoint_'))
+      return new WorkerEntrypointError(
+        `${what}: ${parsed.error.code}: ${parsed.error.message ?? ''}`,
+        parsed.error.code,
+        parsed.error.module ?? '',
+      );
+  } catch {
+    // not the worker's JSON
+  }
+  return null;
 }
 
 function isBusy(err: ProviderError): boolean {
@@ -254,6 +309,83 @@ export class WorkerBackend implements TrainingBackend {
     }
     if (!done) throw new TrainingCallError(`${what}: the stream ended without a done line`, null, true, true);
     return done;
+  }
+
+  /** `POST /v1/rollouts/check`: the entrypoint imports on the worker; WorkerEntrypointError naming the module if not. */
+  async checkEntrypoint(entrypoint: string, signal: AbortSignal): Promise<{ mode: string; takes_config: boolean }> {
+    await this.health(signal);
+    const what = `Atelier worker ${this.name} /v1/rollouts/check`;
+    const res = await this.open('/v1/rollouts/check', JSON.stringify({ entrypoint }), what, signal);
+    try {
+      return (await res.json()) as { mode: string; takes_config: boolean };
+    } catch {
+      throw new ProviderError(`${what}: the answer is not JSON`, 200, false);
+    }
+  }
+
+  /**
+   * `POST /v1/rollouts`: runs the user's rollout on the worker and hands each NDJSON line to onLine as it
+   * arrives (any line is activity; heartbeats too). Refused or unreachable before the stream starts: sent
+   * again with backoff (Retry-After honoured); a stream that breaks, or stays silent for streamIdleMs, fails
+   * (a rollout is not resumable). The signal closes the stream, which cancels the rollout on the worker.
+   */
+  async rollouts(
+    request: WorkerRolloutRequest,
+    onLine: (line: WorkerRolloutLine) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const what = `Atelier worker ${this.name} /v1/rollouts`;
+    const res = await this.open('/v1/rollouts', JSON.stringify(request), what, signal);
+    await readNdjson(res, this.opts.streamIdleMs, what, onLine, signal);
+  }
+
+  /**
+   * POSTs and resolves with a 2xx answer whose body is the caller's to read. The timeout covers the answer's
+   * headers only (a stream is timed by its silence); 408, 429, 5xx and connection failures are sent again
+   * with backoff (Retry-After honoured); a 422 about the entrypoint is a WorkerEntrypointError.
+   */
+  private async open(path: string, body: string, what: string, signal: AbortSignal): Promise<Response> {
+    const { attempts } = this.opts.retry;
+    for (let attempt = 1; ; attempt++) {
+      if (signal.aborted) throw new AbortedError(signal.reason);
+      const headers = new AbortController();
+      const timer = setTimeout(() => headers.abort(), this.opts.timeoutMs);
+      let failure: ProviderError;
+      try {
+        const answer = await fetch(this.url(path), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...this.headers() },
+          body,
+          signal: AbortSignal.any([signal, headers.signal]),
+        });
+        clearTimeout(timer);
+        if (answer.ok) return answer;
+        const text = (await answer.text().catch(() => '')).slice(0, 4000);
+        const typed = entrypointError(answer.status, text, what);
+        if (typed) throw typed;
+        failure = new ProviderError(
+          workerMessage(new ProviderError(`${what}: HTTP ${answer.status}: ${text}`, answer.status, false)),
+          answer.status,
+          answer.status === 429 || answer.status === 408 || answer.status >= 500,
+          retryAfterMs(answer.headers.get('retry-after')),
+        );
+        if (!failure.transient) throw failure;
+      } catch (err) {
+        clearTimeout(timer);
+        if (signal.aborted) throw new AbortedError(signal.reason);
+        if (err instanceof ProviderError) throw err;
+        failure = new ProviderError(
+          headers.signal.aborted
+            ? `${what}: no answer within ${Math.round(this.opts.timeoutMs / 1000)} s`
+            : `${what}: ${err instanceof Error ? err.message : String(err)}`,
+          null,
+          true,
+        );
+      }
+      if (attempt >= attempts)
+        throw new ProviderError(`${failure.message} (gave up after ${attempts} attempts)`, failure.status, false);
+      await pause(retryDelayMs(this.opts.retry, attempt - 1, failure.retryAfterMs), signal);
+    }
   }
 
   async deleteCheckpoints(model: TrainableModel, stepsToKeep: number[], signal?: AbortSignal): Promise<void> {

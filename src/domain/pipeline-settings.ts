@@ -98,8 +98,8 @@ export function checkServerSettings(server: PipelineConfig, run: Partial<Pipelin
   if (missing.length > 0) throw new MissingSettingError(missing);
 }
 
-/** A rollout's settings, checked for its kind (each kind's required fields named). */
-export function checkRolloutSettings(rollout: RolloutSettings | null | undefined): void {
+/** A rollout's settings, checked for its kind (each kind's required fields named); `backendKind`: the run's backend's. */
+export function checkRolloutSettings(rollout: RolloutSettings | null | undefined, backendKind?: string): void {
   if (!rollout) return;
   if ((rollout.kind === 'http' || rollout.kind === 'mcp') && !rollout.url)
     throw ValidationError.of(
@@ -112,6 +112,12 @@ export function checkRolloutSettings(rollout: RolloutSettings | null | undefined
       'input.pipeline.rollout.entrypoint',
       'required',
       'a WORKER rollout needs its entrypoint (pkg.module:rollout)',
+    );
+  if (rollout.kind === 'worker' && !rollout.url && backendKind !== undefined && backendKind !== 'worker')
+    throw ValidationError.of(
+      'input.pipeline.rollout.url',
+      'required',
+      `a WORKER rollout runs on an Atelier worker: the run's backend is ${backendKind}, so give the url of a worker that runs the rollouts (atelier-worker --rollouts-only)`,
     );
 }
 

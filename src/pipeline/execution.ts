@@ -11,7 +11,7 @@ import { AbortedError } from '../providers/http';
 import type { TrainingRun } from '../runs/run.model';
 import type { WriteGuard } from '../runs/write-guard';
 import type { PipelineDeps } from './deps';
-import { collect } from './stages/collect';
+import { collect, rolloutFor } from './stages/collect';
 import type { StageContext, StepProgress } from './stages/context';
 import { generate } from './stages/generate';
 import { retain } from './stages/retain';
@@ -127,6 +127,9 @@ export class RunExecution {
       await finishStep(ctx, run.currentStep, this.epochOf(run.currentStep, items.length, settings), []);
     }
     await this.checkBackendStep(model.name, backendStep);
+    const target = { backend, trainable: model, inference };
+    // The user's rollout must import on its worker before anything is played or trained (WORKER: names the module).
+    await rolloutFor(ctx, chat, inference.modelName(backendStep), target).prepare?.(this.signal);
 
     /** Steps of this execution that trained nothing, and why: never silent (see the end of the loop). */
     const untrained: string[] = [];
@@ -152,7 +155,7 @@ export class RunExecution {
 
       if (resumeAt !== 'scoring' && resumeAt !== 'training') {
         await this.enterCollecting(run, batch.step);
-        await collect(ctx, run, batch, chat, inference.modelName(backendStep));
+        await collect(ctx, run, batch, chat, inference.modelName(backendStep), target);
         run = await this.transition('scoring');
       }
       if (resumeAt !== 'training') {

@@ -1,6 +1,8 @@
 // One small interface between the collect stage and whatever plays an episode: the stage hands over
 // episodes and gets ART trajectories back, never knowing which kind answered (as the train stage
-// does not know which backend trains). One file per kind: builtin, http, mcp.
+// does not know which backend trains). One file per kind: builtin, http, mcp, worker.
+import type { InferenceTarget, TrainableModel } from '../backends/types';
+import type { WorkerBackend } from '../backends/worker';
 import type { ChatClient } from '../providers/chat';
 import type { RetryPolicy } from '../providers/http';
 
@@ -39,11 +41,24 @@ export interface EpisodeResult {
   error?: string;
   /** Assistant turns played. */
   turns: number;
+  /** The failure as ART keeps it in a group's exceptions (WORKER: the user's rollout raised); else built from `error`. */
+  exception?: { type: string; message: string; traceback: string };
 }
 
 export interface Rollout {
-  readonly kind: 'builtin' | 'http' | 'mcp';
+  readonly kind: 'builtin' | 'http' | 'mcp' | 'worker';
   play(episode: Episode, hooks: EpisodeHooks): Promise<EpisodeResult>;
+  /**
+   * A kind that plays a whole group in one go (WORKER: the user's function may be ART's group RolloutFn)
+   * plays the group's episodes here; `onResult` is called as each one finishes. Without it, play() per episode.
+   */
+  playGroup?(
+    episodes: Episode[],
+    hooks: EpisodeHooks,
+    onResult?: (index: number, result: EpisodeResult) => void,
+  ): Promise<EpisodeResult[]>;
+  /** Checks, before anything is played or trained, that the rollout can run (WORKER: the entrypoint imports). */
+  prepare?(signal: AbortSignal): Promise<void>;
 }
 
 /** What every kind may use: the model in training, and the limits of outside calls. */
@@ -57,6 +72,12 @@ export interface RolloutDeps {
   retry: RetryPolicy;
   /** Removes secrets from text that is stored. */
   redact(text: string): string;
+  /** WORKER: the worker that runs the user's rollouts (the run's backend, or the one at rollout.url). */
+  worker?: WorkerBackend;
+  /** WORKER: the model in training, as the user's rollout gets it (art.TrainableModel). */
+  trainable?: TrainableModel;
+  /** WORKER: the inference server the model answers on, as the backend reported it. */
+  inference?: Pick<InferenceTarget, 'baseUrl' | 'apiKey'>;
 }
 
 export function emptyTrajectory(): ArtTrajectoryJson {

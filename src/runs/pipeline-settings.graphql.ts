@@ -18,6 +18,11 @@ export const RolloutKindEnum = builder.enumType('RolloutKind', {
       description:
         "An MCP server (Streamable HTTP) at url: its tools and complete_task in a tool loop, scored by RULER, as ART's MCP-RL.",
     },
+    WORKER: {
+      value: 'worker',
+      description:
+        "The user's own ART rollout function (`entrypoint`, ART's signature), run by an Atelier worker in the user's Python environment: the run's backend when it is a worker, else the worker at url (GPU-less, e.g. beside serverless training). Streamed back trajectory by trajectory with ART's exceptions (worker/PROTOCOL.md).",
+    },
   } as const,
 });
 
@@ -26,7 +31,8 @@ export const RolloutInput = builder.inputType('RolloutInput', {
   fields: (t) => ({
     kind: t.field({ type: RolloutKindEnum, required: true }),
     url: t.string({
-      description: "HTTP: the environment's base URL; MCP: the server's Streamable HTTP endpoint (http or https).",
+      description:
+        "HTTP: the environment's base URL; MCP: the server's Streamable HTTP endpoint (http or https); WORKER: an Atelier worker that runs the rollouts when the run's backend is not one (e.g. `atelier-worker --rollouts-only` beside serverless training).",
       validate: {
         schema: z
           .string()
@@ -37,6 +43,18 @@ export const RolloutInput = builder.inputType('RolloutInput', {
     maxTurns: t.int({
       description: 'Assistant turns an episode may take before it counts as never done. Default 10.',
       validate: { schema: z.number().int().min(1).max(100) },
+    }),
+    entrypoint: t.string({
+      description:
+        'WORKER: the rollout function, `pkg.module:function`, with ART\'s signature: `async (model, scenario[, config]) -> art.Trajectory` or `-> art.TrajectoryGroup` (ART\'s PipelineTrainer SingleRolloutFn / RolloutFn).',
+      validate: {
+        schema: z
+          .string()
+          .max(300)
+          .regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/, {
+            message: 'must be pkg.module:function (a dotted module path, a colon, an attribute)',
+          }),
+      },
     }),
   }),
 });

@@ -261,7 +261,9 @@ export class RunsService {
         settings.rollout = Object.fromEntries(
           Object.entries(settings.rollout).filter(([, v]) => v != null),
         ) as PipelineSettings['rollout'];
-      backend = backendOf(this.pipeline, settings).name;
+      const chosen = backendOf(this.pipeline, settings);
+      backend = chosen.name;
+      checkRolloutSettings(settings.rollout, chosen.kind ?? 'art-run');
       const given = await this.scenariosOf(input);
       if (given) {
         scenarios = given.items;

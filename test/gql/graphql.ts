@@ -115,10 +115,12 @@ export type RetentionInput = {
 
 /** A pipeline run's rollout kind and its settings. */
 export type RolloutInput = {
+  /** WORKER: the rollout function, `pkg.module:function`, with ART's signature: `async (model, scenario[, config]) -> art.Trajectory` or `-> art.TrajectoryGroup` (ART's PipelineTrainer SingleRolloutFn / RolloutFn). */
+  entrypoint?: string | null | undefined;
   kind: RolloutKind;
   /** Assistant turns an episode may take before it counts as never done. Default 10. */
   maxTurns?: number | null | undefined;
-  /** HTTP: the environment's base URL; MCP: the server's Streamable HTTP endpoint (http or https). */
+  /** HTTP: the environment's base URL; MCP: the server's Streamable HTTP endpoint (http or https); WORKER: an Atelier worker that runs the rollouts when the run's backend is not one (e.g. `atelier-worker --rollouts-only` beside serverless training). */
   url?: string | null | undefined;
 };
 
@@ -129,7 +131,9 @@ export type RolloutKind =
   /** An environment behind POST {url}/reset, /step and /close: multi-turn, tool-using, its reward or RULER. */
   | 'HTTP'
   /** An MCP server (Streamable HTTP) at url: its tools and complete_task in a tool loop, scored by RULER, as ART's MCP-RL. */
-  | 'MCP';
+  | 'MCP'
+  /** The user's own ART rollout function (`entrypoint`, ART's signature), run by an Atelier worker in the user's Python environment: the run's backend when it is a worker, else the worker at url (GPU-less, e.g. beside serverless training). Streamed back trajectory by trajectory with ART's exceptions (worker/PROTOCOL.md). */
+  | 'WORKER';
 
 /** PIPELINE: Atelier drives generation, rollouts, RULER scoring and training. TRACKED: a training script drives ART itself and reports into Atelier. */
 export type RunMode =

@@ -2,9 +2,10 @@
 // trained, through the run's rollout kind (src/rollouts/), and stores each group as it completes.
 // BUILTIN rollouts keep their seed-shaped rows (the trained choice beside the messages); every other
 // kind is stored ART-natively (recordGroups): tool calls, tools and every assistant choice kept.
+import type { InferenceTarget, TrainableModel, TrainingBackend } from '../../backends';
 import type { Batch } from '../../domain/dataset';
 import type { ChatClient } from '../../providers/chat';
-import { createRollout, type EpisodeResult, type Rollout } from '../../rollouts';
+import { createRollout, rolloutWorker, type Episode, type EpisodeResult, type Rollout } from '../../rollouts';
 import type { TrainingRun } from '../../runs/run.model';
 import { derivedUuid } from '../../trajectories/art-rows';
 import { Semaphore } from '../concurrency';
@@ -15,55 +16,96 @@ export type StepItem = { inputText: string; context: Record<string, unknown> | n
 /** Set on a trajectory whose reward came from its environment: RULER leaves its group alone. */
 export const ENVIRONMENT_REWARD = 'environment';
 
+/** What a WORKER rollout needs besides the chat client: the run's backend, its model and inference server. */
+export interface CollectTarget {
+  backend: TrainingBackend;
+  trainable: TrainableModel;
+  inference: InferenceTarget;
+}
+
+/** The run's rollout, built for one step (`target` is required by the WORKER kind). */
+export function rolloutFor(
+  ctx: StageContext,
+  chat: ChatClient,
+  inferenceModel: string,
+  target?: CollectTarget,
+): Rollout {
+  const { config } = ctx.deps;
+  const retry = { attempts: config.retryAttempts, baseDelayMs: config.retryBaseMs };
+  const worker =
+    ctx.settings.rollout?.kind === 'worker' && target
+      ? rolloutWorker(ctx.settings.rollout.url, target.backend, {
+          timeoutMs: config.requestTimeoutMs,
+          prepareTimeoutMs: config.prepareTimeoutMs,
+          streamIdleMs: 2 * config.stallTimeoutMs,
+          retry,
+          token: config.workerToken,
+        })
+      : undefined;
+  return createRollout(ctx.settings.rollout, {
+    chat,
+    model: inferenceModel,
+    temperature: ctx.settings.temperature,
+    timeoutMs: config.requestTimeoutMs,
+    retry,
+    redact: (text) => ctx.deps.redact(text),
+    ...(worker && target ? { worker, trainable: target.trainable, inference: target.inference } : {}),
+  });
+}
+
 export async function collect(
   ctx: StageContext,
   run: TrainingRun,
   batch: Batch<StepItem>,
   chat: ChatClient,
   inferenceModel: string,
+  target?: CollectTarget,
 ): Promise<void> {
-  const { config } = ctx.deps;
-  const rollout = createRollout(ctx.settings.rollout, {
-    chat,
-    model: inferenceModel,
-    temperature: ctx.settings.temperature,
-    timeoutMs: config.requestTimeoutMs,
-    retry: { attempts: config.retryAttempts, baseDelayMs: config.retryBaseMs },
-    redact: (text) => ctx.deps.redact(text),
-  });
+  const rollout = rolloutFor(ctx, chat, inferenceModel, target);
   // One pool of rollout slots for the whole step: maxConcurrentRollouts in flight across all groups.
   const slots = new Semaphore(ctx.settings.maxConcurrentRollouts);
   ctx.publishProgress();
   await Promise.all(
     batch.items.map(async (item, group) => {
-      const results = await Promise.all(
-        Array.from({ length: run.rolloutsPerGroup }, (_, index) =>
-          slots.run(async () => {
-            const result = await rollout.play(
-              {
-                id: derivedUuid('atelier-episode', run.uuid, batch.step, group, index),
-                scenario: { input_text: item.inputText, context: item.context },
-                systemPrompt: run.systemPrompt,
-              },
-              {
-                signal: ctx.signal,
-                onTurn: () => {
-                  ctx.touch();
-                  ctx.publishProgress();
-                },
-              },
-            );
-            ctx.progress.rolloutsDone++;
-            ctx.touch();
-            ctx.publishProgress();
-            return result;
-          }),
-        ),
-      );
+      const episode = (index: number): Episode => ({
+        id: derivedUuid('atelier-episode', run.uuid, batch.step, group, index),
+        scenario: { input_text: item.inputText, context: item.context },
+        systemPrompt: run.systemPrompt,
+      });
+      const hooks = {
+        signal: ctx.signal,
+        onTurn: () => {
+          ctx.touch();
+          ctx.publishProgress();
+        },
+      };
+      const finished = () => {
+        ctx.progress.rolloutsDone++;
+        ctx.touch();
+        ctx.publishProgress();
+      };
+      const results = rollout.playGroup
+        ? // A kind that plays the group in one go (WORKER): one slot, each rollout counted as it finishes.
+          await slots.run(() =>
+            rollout.playGroup!(
+              Array.from({ length: run.rolloutsPerGroup }, (_, index) => episode(index)),
+              hooks,
+              finished,
+            ),
+          )
+        : await Promise.all(
+            Array.from({ length: run.rolloutsPerGroup }, (_, index) =>
+              slots.run(async () => {
+                const result = await rollout.play(episode(index), hooks);
+                finished();
+                return result;
+              }),
+            ),
+          );
       const succeeded = results.filter((r) => !r.error).length;
       const dropped =
         succeeded < 2
-          ? `only ${succeeded} of ${run.rolloutsPerGroup} rollouts succeeded; a group needs at least 2 to compare`
+          ? `only ${succeeded} of ${results.length} rollouts succeeded; a group needs at least 2 to compare`
           : null;
       const metadata = (r: EpisodeResult, index: number) => ({
         kind: 'rollout',
@@ -143,11 +185,14 @@ async function storeArt(
         metadata: { step: batch.step, group },
         exceptions: results
           .filter((r) => r.error)
-          .map((r) => ({
-            type: /^(\w+Error):/.exec(r.error!)?.[1] ?? 'RolloutError',
-            message: r.error!,
-            traceback: '',
-          })),
+          .map(
+            (r) =>
+              r.exception ?? {
+                type: /^(\w+Error):/.exec(r.error!)?.[1] ?? 'RolloutError',
+                message: r.error!,
+                traceback: '',
+              },
+          ),
       },
     ],
     {
