@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the Atelier worker's unittest suite against the stand-in `art` module
-# (tests/stand_in). Prints a final line "worker: N passed, M failed" and exits non-zero
-# on any failure, so CI can call it. Uses the python3 on PATH (3.10+).
+# (tests/stand_in) and the real openai, pydantic and httpx. Prints a final line "worker: N passed,
+# M failed" and exits non-zero on any failure, so CI can call it. Uses $PYTHON, else the python3 on
+# PATH (3.10+); `PYTHON=.venv/bin/python` after `bash scripts/python-env.sh` (the rollout tests skip,
+# saying why, without openai and pydantic; the others fail).
 set -uo pipefail
 cd "$(dirname "$0")"
 PY="${PYTHON:-python3}"

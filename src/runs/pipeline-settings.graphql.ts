@@ -46,7 +46,7 @@ export const RolloutInput = builder.inputType('RolloutInput', {
     }),
     entrypoint: t.string({
       description:
-        'WORKER: the rollout function, `pkg.module:function`, with ART\'s signature: `async (model, scenario[, config]) -> art.Trajectory` or `-> art.TrajectoryGroup` (ART\'s PipelineTrainer SingleRolloutFn / RolloutFn).',
+        "WORKER: the rollout function, `pkg.module:function`, with ART's signature: `async (model, scenario[, config]) -> art.Trajectory` or `-> art.TrajectoryGroup` (ART's PipelineTrainer SingleRolloutFn / RolloutFn).",
       validate: {
         schema: z
           .string()
