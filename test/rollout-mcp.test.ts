@@ -149,3 +149,82 @@ describe('MCP rollouts', () => {
     expect(prompt).toContain('- lookup_constant: The value of a named constant');
   });
 });
+
+/** A proxy in front of the MCP server that answers the next tools/call requests with scripted faults. */
+async function faultyProxy(upstream: string) {
+  const { createServer } = await import('node:http');
+  const { Readable } = await import('node:stream');
+  const faults: Array<'503' | 'malformed'> = [];
+  const served: string[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks);
+    if (req.method === 'POST' && body.includes('"tools/call"') && faults.length) {
+      const fault = faults.shift()!;
+      served.push(fault);
+      if (fault === '503') res.writeHead(503, { 'content-type': 'text/plain' }).end('overloaded');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc": "2.0", "res');
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k)) headers[k] = v;
+    const up = await fetch(new URL(req.url!, upstream), {
+      method: req.method,
+      headers,
+      body: ['GET', 'HEAD'].includes(req.method!) ? undefined : body,
+    });
+    const out: Record<string, string> = {};
+    up.headers.forEach((v, k) => {
+      if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k)) out[k] = v;
+    });
+    res.writeHead(up.status, out);
+    if (up.body) Readable.fromWeb(up.body as import('node:stream/web').ReadableStream).pipe(res);
+    else res.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}${new URL(upstream).pathname}`,
+    faults,
+    served,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe('MCP faults, mapped and retried as HTTP faults are (src/rollouts/faults.ts)', () => {
+  it('asks a tools/call again after a 5xx and after a malformed answer, with backoff; the episodes succeed', async () => {
+    const proxy = await faultyProxy(mcpUrl);
+    try {
+      proxy.faults.push('503', '503', 'malformed');
+      const res = await s.gql(CreatePipelineRun, {
+        input: {
+          modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+          projectName: 'mcp-faults',
+          taskDescription: 'Answer math questions with the tools',
+          rolloutsPerGroup: 2,
+          numEpochs: 1,
+          scenarios: [{ inputText: 'What is 12 * 12 - 4?' }],
+          pipeline: { groupsPerStep: 1, rollout: { kind: 'MCP', url: proxy.url, maxTurns: 6 } },
+        },
+      });
+      const run = expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run;
+      const done = await waitDone(s, run.id, 60_000);
+      expect(done.error).toBeNull();
+      expect(done.status).toBe('COMPLETED');
+      expect(proxy.served).toEqual(['503', '503', 'malformed']);
+      const trajectories = (await s.gql(AgenticTrajectories, { runId: run.id })).trajectories.edges.map((e) => e.node);
+      expect(trajectories.map((t) => t.error)).toEqual([null, null]);
+      for (const t of trajectories)
+        expect(t.messages.flatMap((m) => m.toolCalls ?? []).map((c) => c.name)).toEqual([
+          'calculate',
+          'lookup_constant',
+          'calculate',
+          'complete_task',
+        ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

@@ -12,8 +12,10 @@
 // answer that is not the protocol's JSON is sent again with backoff (a step carries its turn, so an
 // environment can answer a repeat idempotently); an episode whose environment still fails, or that
 // is not done within maxTurns, is played once more from reset, then stored failed with its cause.
+// The mapping of those faults and both retry rules are shared with MCP: faults.ts.
 import type { ToolChatMessage } from '../providers/chat';
-import { AbortedError, callWithRetry, pause, ProviderError } from '../providers/http';
+import { callWithRetry } from '../providers/http';
+import { EnvironmentError, episodeFailure, neverDone, playWithRetries, withRetries, type Attempt } from './faults';
 import {
   emptyTrajectory,
   type ArtTrajectoryJson,
@@ -25,19 +27,9 @@ import {
 } from './types';
 
 export const HTTP_DEFAULT_MAX_TURNS = 10;
-/** Plays of one episode before it is stored failed. */
-const EPISODE_ATTEMPTS = 2;
-/** An answer that is not the protocol's JSON is asked again this often. */
-const MALFORMED_ATTEMPTS = 3;
 const CLOSE_TIMEOUT_MS = 5000;
 
-/** The environment answered wrongly, not at all, or never said done: the episode's typed cause. */
-export class EnvironmentError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EnvironmentError';
-  }
-}
+export { EnvironmentError } from './faults';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -124,17 +116,10 @@ export class HttpRollout implements Rollout {
   }
 
   async play(episode: Episode, hooks: EpisodeHooks): Promise<EpisodeResult> {
-    let last: (EpisodeResult & { retryable?: boolean }) | undefined;
-    for (let attempt = 1; attempt <= EPISODE_ATTEMPTS; attempt++) {
-      last = await this.playOnce(episode, hooks);
-      if (!last.error || !last.retryable) return strip(last);
-      if (attempt < EPISODE_ATTEMPTS)
-        await pause(Math.random() * this.deps.retry.baseDelayMs * 2 ** attempt, hooks.signal);
-    }
-    return strip({ ...last!, error: `${last!.error} (the episode was played ${EPISODE_ATTEMPTS} times)` });
+    return playWithRetries(() => this.playOnce(episode, hooks), { retry: this.deps.retry, signal: hooks.signal });
   }
 
-  private async playOnce(episode: Episode, hooks: EpisodeHooks): Promise<EpisodeResult & { retryable?: boolean }> {
+  private async playOnce(episode: Episode, hooks: EpisodeHooks): Promise<Attempt> {
     const trajectory = emptyTrajectory();
     let turns = 0;
     try {
@@ -175,58 +160,38 @@ export class HttpRollout implements Rollout {
           return { trajectory, reward: step.reward, turns };
         }
       }
-      return {
+      return neverDone(
         trajectory,
-        reward: null,
         turns,
-        error: `EnvironmentError: environment ${this.base} did not say done within maxTurns (${this.maxTurns})`,
-        retryable: true,
-      };
+        `environment ${this.base} did not say done within maxTurns (${this.maxTurns})`,
+      );
     } catch (err) {
-      if (err instanceof AbortedError || hooks.signal.aborted) throw err;
-      if (err instanceof EnvironmentError)
-        return {
-          trajectory,
-          reward: null,
-          turns,
-          error: `EnvironmentError: ${this.deps.redact(err.message)}`,
-          retryable: true,
-        };
-      // The model's inference server failed (its own retries ran out): the episode fails, as a builtin rollout does.
-      if (err instanceof ProviderError)
-        return { trajectory, reward: null, turns, error: this.deps.redact(err.message) };
-      throw err;
+      return episodeFailure(err, trajectory, turns, hooks.signal, (t) => this.deps.redact(t));
     } finally {
       await this.close(episode.id);
     }
   }
 
-  /** One call of the protocol: transport faults are retried by callWithRetry, a malformed answer here. */
+  /** One call of the protocol, under the shared retry rule (faults.ts): 5xx, timeouts, broken connections, malformed JSON. */
   private async call(path: 'reset' | 'step', body: Json, signal: AbortSignal): Promise<unknown> {
     const what = `environment ${this.base}/${path}`;
-    for (let attempt = 1; ; attempt++) {
-      let res: Response;
-      try {
-        res = await callWithRetry(
+    return withRetries(
+      what,
+      async () => {
+        const res = await callWithRetry(
           `${this.base}/${path}`,
           { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-          { timeoutMs: this.deps.timeoutMs, retry: this.deps.retry, signal, what },
+          { timeoutMs: this.deps.timeoutMs, retry: { ...this.deps.retry, attempts: 1 }, signal, what },
         );
-      } catch (err) {
-        if (err instanceof ProviderError) throw new EnvironmentError(err.message);
-        throw err;
-      }
-      const text = await res.text();
-      try {
-        return JSON.parse(text);
-      } catch {
-        if (attempt >= MALFORMED_ATTEMPTS)
-          throw new EnvironmentError(
-            `${what}: the answer is not JSON (${MALFORMED_ATTEMPTS} attempts): ${text.slice(0, 200)}`,
-          );
-        await pause(Math.random() * this.deps.retry.baseDelayMs * 2 ** attempt, signal);
-      }
-    }
+        const text = await res.text();
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          throw new EnvironmentError(`${what}: the answer is not JSON: ${text.slice(0, 200)}`, 'malformed');
+        }
+      },
+      { retry: this.deps.retry, signal },
+    );
   }
 
   /** Ends the episode on the environment's side; bounded on its own, since the run's signal may have fired. */
@@ -242,9 +207,4 @@ export class HttpRollout implements Rollout {
       // An environment that cannot be reached to close an episode has nothing left to free.
     }
   }
-}
-
-function strip(r: EpisodeResult & { retryable?: boolean }): EpisodeResult {
-  const { retryable: _retryable, ...rest } = r;
-  return rest;
 }

@@ -2,13 +2,15 @@
 // the server's tools with the official SDK, offers them to the model in training beside a
 // `complete_task` tool, and runs the tool loop up to maxTurns: each tool call goes to the server,
 // its result back as a tool message; `complete_task` (or a turn without tool calls) ends the episode.
-// MCP servers give no reward: RULER ranks each group, with the tools in <available_tools>.
+// MCP servers give no reward: RULER ranks each group, with the tools in <available_tools>. Faults (a 5xx,
+// a timeout, an unreachable server, a malformed answer) are mapped and retried as HTTP's are: faults.ts.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import type { ToolChatMessage } from '../providers/chat';
-import { AbortedError, pause, ProviderError } from '../providers/http';
-import { conversationOf, EnvironmentError } from './http';
+import { AbortedError, ProviderError } from '../providers/http';
+import { EnvironmentError, episodeFailure, playWithRetries, withRetries, type Attempt } from './faults';
+import { conversationOf } from './http';
 import {
   emptyTrajectory,
   type Episode,
@@ -19,7 +21,6 @@ import {
 } from './types';
 
 export const MCP_DEFAULT_MAX_TURNS = 10;
-const EPISODE_ATTEMPTS = 2;
 
 /** The tool an agent calls to say it is done, as ART's MCP-RL examples give it. */
 export const COMPLETE_TASK_TOOL = {
@@ -58,19 +59,10 @@ export class McpRollout implements Rollout {
   ) {}
 
   async play(episode: Episode, hooks: EpisodeHooks): Promise<EpisodeResult> {
-    let last: EpisodeResult & { retryable?: boolean } = { trajectory: emptyTrajectory(), reward: null, turns: 0 };
-    for (let attempt = 1; attempt <= EPISODE_ATTEMPTS; attempt++) {
-      last = await this.playOnce(episode, hooks);
-      if (!last.error || !last.retryable) break;
-      if (attempt < EPISODE_ATTEMPTS)
-        await pause(Math.random() * this.deps.retry.baseDelayMs * 2 ** attempt, hooks.signal);
-      else last = { ...last, error: `${last.error} (the episode was played ${EPISODE_ATTEMPTS} times)` };
-    }
-    const { retryable: _retryable, ...result } = last;
-    return result;
+    return playWithRetries(() => this.playOnce(episode, hooks), { retry: this.deps.retry, signal: hooks.signal });
   }
 
-  private async playOnce(episode: Episode, hooks: EpisodeHooks): Promise<EpisodeResult & { retryable?: boolean }> {
+  private async playOnce(episode: Episode, hooks: EpisodeHooks): Promise<Attempt> {
     const trajectory = emptyTrajectory();
     let turns = 0;
     const client = new Client({ name: 'atelier', version: '1.0.0' });
@@ -155,31 +147,15 @@ export class McpRollout implements Rollout {
         error: `EnvironmentError: the agent did not call complete_task within maxTurns (${this.maxTurns})`,
       };
     } catch (err) {
-      if (err instanceof AbortedError || hooks.signal.aborted) throw new AbortedError(hooks.signal.reason ?? err);
-      if (err instanceof EnvironmentError)
-        return {
-          trajectory,
-          reward: null,
-          turns,
-          error: `EnvironmentError: ${this.deps.redact(err.message)}`,
-          retryable: true,
-        };
-      if (err instanceof ProviderError)
-        return { trajectory, reward: null, turns, error: this.deps.redact(err.message) };
-      throw err;
+      return episodeFailure(err, trajectory, turns, hooks.signal, (t) => this.deps.redact(t));
     } finally {
       await client.close().catch(() => undefined);
     }
   }
 
-  /** One MCP request: its failure (after the SDK's own timeout) is the environment's, and ends the attempt. */
+  /** One MCP request under the shared retry rule (faults.ts): a 5xx, a timeout (the SDK's own), a malformed answer is asked again. */
   private async mcp<T>(call: () => Promise<T>, what: string, signal: AbortSignal): Promise<T> {
-    try {
-      return await call();
-    } catch (err) {
-      if (signal.aborted) throw new AbortedError(signal.reason);
-      throw new EnvironmentError(`MCP server ${this.url} ${what}: ${(err as Error).message}`);
-    }
+    return withRetries(`MCP server ${this.url} ${what}`, call, { retry: this.deps.retry, signal });
   }
 }
 
