@@ -56,6 +56,7 @@ describe.skipIf(PYTHON === null)(
     let tmp: string;
     let stderr = '';
     let s: TestServer;
+    let workerUrl = '';
 
     beforeAll(async () => {
       openai = await startOpenAISim();
@@ -74,7 +75,7 @@ describe.skipIf(PYTHON === null)(
         },
       );
       proc.stderr!.on('data', (d) => (stderr += d));
-      const workerUrl = await new Promise<string>((ok, fail) => {
+      workerUrl = await new Promise<string>((ok, fail) => {
         let out = '';
         proc.stdout!.on('data', (d) => {
           out += d;
@@ -104,8 +105,8 @@ describe.skipIf(PYTHON === null)(
       if (tmp) rmSync(tmp, { recursive: true, force: true });
     });
 
-    async function createWorkerRun(projectName: string, entrypoint: string, scenarios = SCENARIOS) {
-      const res = await s.gql(CreatePipelineRun, {
+    async function createWorkerRun(projectName: string, entrypoint: string, scenarios = SCENARIOS, server = s) {
+      const res = await server.gql(CreatePipelineRun, {
         input: {
           modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
           projectName,
@@ -240,6 +241,34 @@ describe.skipIf(PYTHON === null)(
       await waitFor(() => existsSync(`${marker}.closed`), 10_000, 'the in-flight rollout closed');
       const done = await waitDone(s, run.id, 30_000);
       expect(done.status).toBe('CANCELLED');
+    }, 90_000);
+
+    it('trips the stall watchdog when the rollout makes no progress (heartbeats are not progress), and closes it', async () => {
+      const hung = await startServer({
+        pipeline: {
+          ...bedConfig(openai.url, { name: 'gpu1', url: workerUrl, kind: 'worker', inferenceUrl: openai.url }),
+          workerToken: TOKEN,
+          stallTimeoutMs: 1500,
+        },
+      });
+      try {
+        const marker = join(tmp, 'stall');
+        const run = await createWorkerRun(
+          'worker-stall',
+          'rollout_fixtures:hang',
+          [
+            { inputText: 'wait', context: { marker } },
+            { inputText: 'wait too', context: { marker: `${marker}-2` } },
+          ],
+          hung,
+        );
+        const done = await waitDone(hung, run.id, 60_000);
+        expect(done.status).toBe('FAILED');
+        expect(done.error).toMatch(/^COLLECTING: no progress for 2 s/);
+        await waitFor(() => existsSync(`${marker}.closed`), 10_000, 'the hung rollout closed on the worker');
+      } finally {
+        await hung.stop();
+      }
     }, 90_000);
   },
 );
