@@ -8,11 +8,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { startHttpEnvSim, type HttpEnvSim } from './fixtures/http-env-sim';
 import { waitDone } from './fixtures/pipeline-bed';
+import type { OnProgressSubscription, OnTrajectoryCountsSubscription } from './gql/graphql';
 import { pipelineConfig, startPipelineServer, startSims, type Sims } from './helpers/pipeline';
 import { expectResult } from './helpers/results';
 import { useTestServer, type TestServer } from './helpers/server';
-import { waitFor } from './helpers/subscriptions';
-import { AgenticTrajectories, CancelRun, CreatePipelineRun } from './operations';
+import { subscribe, waitFor, wsClient } from './helpers/subscriptions';
+import { AgenticTrajectories, CancelRun, CreatePipelineRun, OnProgress, OnTrajectoryCounts } from './operations';
 
 let sims: Sims;
 let env: HttpEnvSim;
@@ -219,5 +220,50 @@ describe('HTTP environment faults', () => {
     expect(cancelled.run.status).toBe('CANCELLED');
     await waitFor(() => env.open().length === 0, 10_000, 'the in-flight episodes closed');
     expect((await trajectoriesOf(s, run.id)).length).toBe(0);
+  });
+});
+
+describe('HTTP rollouts, live', () => {
+  it('publish runProgress after every turn (each model call and each environment step) and trajectoriesRecorded per group', async () => {
+    // The model's first answer waits until both subscriptions listen, so no event can be missed.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    sims.openai.setResponder('rollout', async (_req, ctx) => {
+      await gate;
+      return ctx.defaultReply();
+    });
+    try {
+      const run = await createHttpRun(s, 'agentic-live', {}, { scenarios: SCENARIOS.slice(0, 2) });
+      const client = wsClient(s.url);
+      const before = [s.app.events.listenerCount('runProgress'), s.app.events.listenerCount('trajectoriesRecorded')];
+      const progress: OnProgressSubscription[] = [];
+      const recorded: OnTrajectoryCountsSubscription[] = [];
+      void (async () => {
+        for await (const e of subscribe(client, OnProgress, { runId: run.id })) if (e.data) progress.push(e.data);
+      })().catch(() => undefined);
+      void (async () => {
+        for await (const e of subscribe(client, OnTrajectoryCounts, { runId: run.id }))
+          if (e.data) recorded.push(e.data);
+      })().catch(() => undefined);
+      await waitFor(
+        () =>
+          s.app.events.listenerCount('runProgress') > before[0] &&
+          s.app.events.listenerCount('trajectoriesRecorded') > before[1],
+        10_000,
+        'both subscriptions',
+      );
+      release();
+      const done = await waitDone(s, run.id, 60_000);
+      expect(done.status).toBe('COMPLETED');
+      await waitFor(() => recorded.length >= 2, 10_000, 'trajectoriesRecorded for both groups');
+      expect(recorded.map((e) => e.trajectoriesRecorded.count)).toEqual([2, 2]);
+      const collecting = progress.filter((e) => e.runProgress.step === 0 && e.runProgress.gradientStepsDone === 0);
+      // 4 episodes × (reset + 4 model calls + 4 steps) turns, each published, before the last rollout is done.
+      expect(collecting.filter((e) => e.runProgress.rolloutsDone < 4).length).toBeGreaterThanOrEqual(4 * 9);
+      expect(new Set(collecting.map((e) => e.runProgress.rolloutsDone))).toEqual(new Set([0, 1, 2, 3, 4]));
+      await client.dispose();
+    } finally {
+      sims.openai.setResponder('rollout', null);
+    }
   });
 });
