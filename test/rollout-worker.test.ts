@@ -13,7 +13,8 @@ import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startOpenAISim, type OpenAISim } from './fixtures/openai-sim';
-import { bedConfig, waitDone } from './fixtures/pipeline-bed';
+import { bedConfig, PROVIDER_KEY, waitDone } from './fixtures/pipeline-bed';
+import { startWandbSim, type WandbSim } from './fixtures/wandb-sim';
 import { pythonSkipReason, pythonWith } from './helpers/python';
 import { expectResult } from './helpers/results';
 import { startServer, type TestServer } from './helpers/server';
@@ -47,6 +48,36 @@ const SCENARIOS: Array<{ inputText: string; context: Record<string, unknown> }> 
   { inputText: 'Compute 100 - 58 / 2', context: { answer: 71 } },
   { inputText: 'Compute 9 * 9 - 1', context: { answer: 80 } },
 ];
+
+/** Starts the real worker on a free port; resolves with its URL once it says it listens. */
+async function startWorker(args: string[], env: Record<string, string> = {}) {
+  let stderr = '';
+  const proc = spawn(PYTHON!, ['-m', 'atelier_worker', '--port', '0', '--heartbeat-seconds', '0.2', ...args], {
+    env: { ...process.env, PYTHONPATH: PATHS.join(delimiter), PYTHONDONTWRITEBYTECODE: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stderr!.on('data', (d) => (stderr += d));
+  const url = await new Promise<string>((ok, fail) => {
+    let out = '';
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.includes('"listening"'));
+      if (line) ok((JSON.parse(line) as { url: string }).url);
+    });
+    proc.once('exit', (code) => fail(new Error(`the worker exited with ${code}:\n${stderr}`)));
+  });
+  return {
+    proc,
+    url,
+    stderr: () => stderr,
+    async stop() {
+      if (proc.exitCode !== null) return;
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
 
 describe.skipIf(PYTHON === null)(
   PYTHON === null ? `WORKER rollouts (${pythonSkipReason(...MODULES)})` : 'WORKER rollouts',
@@ -270,5 +301,70 @@ describe.skipIf(PYTHON === null)(
         await hung.stop();
       }
     }, 90_000);
+  },
+);
+
+describe.skipIf(PYTHON === null)(
+  PYTHON === null
+    ? `WORKER rollouts beside serverless training (${pythonSkipReason(...MODULES)})`
+    : 'WORKER rollouts beside serverless training',
+  () => {
+    const WANDB_KEY = 'wandb-test-key-0123456789abcdef-never-shown';
+    let openai: OpenAISim;
+    let wandb: WandbSim;
+    let worker: Awaited<ReturnType<typeof startWorker>>;
+    let s: TestServer;
+
+    beforeAll(async () => {
+      openai = await startOpenAISim({ apiKey: PROVIDER_KEY });
+      wandb = await startWandbSim({ apiKey: WANDB_KEY, upstreamUrl: openai.url, upstreamKey: PROVIDER_KEY });
+      // GPU-less: no LocalBackend, rollouts only.
+      worker = await startWorker(['--rollouts-only']);
+      s = await startServer({
+        pipeline: {
+          ...bedConfig(openai.url, { name: 'wandb', url: wandb.url, kind: 'serverless', pollMs: 10 }),
+          wandbApiKey: WANDB_KEY,
+        },
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await s?.stop();
+      await worker?.stop();
+      await wandb?.close();
+      await openai?.close();
+    });
+
+    it("plays the user's rollout on a --rollouts-only worker against W&B's inference, and W&B trains the steps", async () => {
+      const res = await s.gql(CreatePipelineRun, {
+        input: {
+          modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+          projectName: 'worker-serverless',
+          taskDescription: 'Solve arithmetic with a calculator',
+          rolloutsPerGroup: 2,
+          numEpochs: 1,
+          scenarios: SCENARIOS,
+          pipeline: {
+            groupsPerStep: 2,
+            rollout: { kind: 'WORKER', entrypoint: 'calculator_agent:rollout', url: worker.url },
+          },
+        },
+      });
+      const run = expectResult(res.createTrainingRun, 'CreateTrainingRunPayload').run;
+      const done = await waitDone(s, run.id, 90_000);
+      expect(done.error, worker.stderr()).toBeNull();
+      expect(done.status).toBe('COMPLETED');
+      expect(wandb.stepOf('worker-serverless', done.trainedModelName!)).toBe(2);
+      const trajectories = (await s.gql(AgenticTrajectories, { runId: run.id })).trajectories.edges.map((e) => e.node);
+      expect(trajectories).toHaveLength(8);
+      for (const t of trajectories) {
+        expect(t.error).toBeNull();
+        expect(t.messages.flatMap((m) => m.toolCalls ?? []).length).toBeGreaterThanOrEqual(3);
+        expect(t.messages.filter((m) => m.trainable)).toHaveLength(4);
+      }
+      // The rollouts' model calls went to W&B's inference (with the W&B key), on the served checkpoints.
+      const chats = wandb.requests.filter((r) => r.route === 'chat');
+      expect(chats.length).toBe(8 * 4);
+      expect(new Set(wandb.servedModels).size).toBe(2);
+    }, 120_000);
   },
 );
