@@ -470,13 +470,15 @@ export class RunsService {
     await this.db.writes.run(async (tx) => {
       const row = await lockGuarded(tx.em, this.db.kind, runId, guard);
       if (inputs) {
-        // The held-out VAL inputs (evalScenarios) stay: only the generated TRAIN ones are replaced.
-        await tx.em.getRepository(TaskInputEntity).delete({ runId, split: 'train' });
-        await insertTaskInputs(
-          tx,
-          runId,
-          inputs.map((i) => ({ ...i, split: 'train' })),
-        );
+        // The held-out VAL inputs (evalScenarios) stay, after the generated TRAIN ones that replace the old.
+        const repo = tx.em.getRepository(TaskInputEntity);
+        const kept = (await repo.find({ where: { runId, split: 'val' }, order: { position: 'ASC' } })).map((r) => ({
+          inputText: r.inputText,
+          context: r.context ? (JSON.parse(r.context) as Record<string, unknown>) : null,
+          split: 'val' as const,
+        }));
+        await repo.delete({ runId });
+        await insertTaskInputs(tx, runId, [...inputs.map((i) => ({ ...i, split: 'train' as const })), ...kept]);
       }
       if (systemPrompt !== null && systemPrompt !== row.systemPrompt) await updateRun(tx.em, runId, { systemPrompt });
     });

@@ -1,0 +1,353 @@
+// Evaluate while training (#21), through GraphQL against the simulated worker (`name@step`), W&B
+// serverless (`name:stepN`) and legacy `art run`: the simulated model answers better or worse with the
+// checkpoint it is asked for (best at step 2, not the last), and the simulated RULER judge scores the
+// quality the answer states, so val curves, the best checkpoint and retention have a known answer.
+// ART's own polars code picks the best step from the same history; retention deletes what ART's rule
+// would; an evaluation of step 2 started while step 5 collects completes, and the run trains on.
+// Every wait is on an event or a stored state, never on time.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startArtBackendSim, type ArtBackendSim } from './fixtures/art-backend-sim';
+import { startOpenAISim, type OpenAISim } from './fixtures/openai-sim';
+import { trajectoriesIn } from './fixtures/openai-sim-replies';
+import { bedConfig, createRun, PROVIDER_KEY, waitDone } from './fixtures/pipeline-bed';
+import { startWandbSim, type WandbSim } from './fixtures/wandb-sim';
+import { startWorkerSim, type WorkerSim } from './fixtures/worker-sim';
+import { pythonSkipReason, pythonWith } from './helpers/python';
+import { startServer, type TestServer } from './helpers/server';
+import { waitFor, wsClient } from './helpers/subscriptions';
+
+const TOKEN = 'worker-token-0123456789abcdef';
+const WANDB_KEY = 'wandb-test-key-0123456789abcdef-never-shown';
+/** The simulated model's quality per checkpoint step: best at 2, and the last (6) is not. */
+const QUALITY = [0.2, 0.4, 0.9, 0.6, 0.5, 0.3, 0.35, 0.25];
+const VAL = [
+  { inputText: 'VAL-SCENARIO-1: where is my parcel?', context: { answer: 'in transit' } },
+  { inputText: 'VAL-SCENARIO-2: can I change the address?', context: null },
+];
+
+let openai: OpenAISim;
+let worker: WorkerSim;
+let wandb: WandbSim;
+let legacy: ArtBackendSim;
+let s: TestServer;
+const polarsPython = pythonWith('polars');
+
+/** Held rollouts: a prompt containing the key waits until the test releases it. */
+const holds = new Map<string, { reached: () => void; reachedP: Promise<void>; release: () => void; releaseP: Promise<void> }>();
+function hold(key: string) {
+  let reached!: () => void;
+  let release!: () => void;
+  const reachedP = new Promise<void>((r) => (reached = r));
+  const releaseP = new Promise<void>((r) => (release = r));
+  const h = { reached, reachedP, release, releaseP };
+  holds.set(key, h);
+  return h;
+}
+
+function stepOf(model: string): number {
+  const m = /(?:@|:step)(\d+)$/.exec(model);
+  return m ? Number(m[1]) : 0;
+}
+
+beforeAll(async () => {
+  openai = await startOpenAISim({ apiKey: PROVIDER_KEY });
+  openai.setResponder('rollout', async (req, ctx) => {
+    const text = `${String(req.model)} ${JSON.stringify(req.messages)}`;
+    for (const [key, h] of holds)
+      if (text.includes(key)) {
+        h.reached();
+        await h.releaseP;
+      }
+    const step = stepOf(String(req.model));
+    return `Quality ${QUALITY[step] ?? 0.1} answer (variant ${ctx.call}) from checkpoint ${step}.`;
+  });
+  openai.setResponder('judge', (req) => ({
+    scores: trajectoriesIn(req).map(({ id, text }) => ({
+      trajectory_id: id,
+      explanation: 'scored by the quality it states',
+      score: Number(/Quality ([\d.]+)/.exec(text)?.[1] ?? 0),
+    })),
+  }));
+  worker = await startWorkerSim({ inferenceUrl: openai.url, inferenceApiKey: PROVIDER_KEY, token: TOKEN });
+  legacy = await startArtBackendSim({ inferenceUrl: openai.url, inferenceApiKey: PROVIDER_KEY });
+  wandb = await startWandbSim({ apiKey: WANDB_KEY, upstreamUrl: openai.url, upstreamKey: PROVIDER_KEY });
+  s = await startServer({
+    pipeline: {
+      ...bedConfig(openai.url, { name: 'gpu1', url: worker.url, kind: 'worker' }),
+      artBackends: [
+        { name: 'gpu1', url: worker.url, kind: 'worker' },
+        { name: 'wandb', url: wandb.url, kind: 'serverless', pollMs: 10 },
+        { name: 'legacy', url: legacy.url, kind: 'art-run' },
+      ],
+      workerToken: TOKEN,
+      wandbApiKey: WANDB_KEY,
+    },
+  });
+});
+afterAll(async () => {
+  for (const h of holds.values()) h.release();
+  await s?.stop();
+  await worker?.close();
+  await wandb?.close();
+  await legacy?.close();
+  await openai?.close();
+});
+
+const DETAILS = `query($id: ID!) { run(id: $id) {
+  status error trainedModelName
+  checkpoints(first: 100) { step name deletedAt metrics { name value } }
+  bestCheckpoint { step value checkpoint { step } }
+  val: metricHistory(split: "val") { step avgReward }
+  train: metricHistory(split: "train") { step avgReward trainingLoss }
+  eval: metricHistory(split: "eval") { step avgReward }
+  valTrajectories: trajectories(filter: { split: "val" }, first: 1) { totalCount }
+  evaluations { id step status modelName error metrics { name value } }
+} }`;
+interface Details {
+  status: string;
+  error: string | null;
+  trainedModelName: string;
+  checkpoints: Array<{ step: number; name: string; deletedAt: string | null; metrics: Array<{ name: string; value: number }> }>;
+  bestCheckpoint: { step: number; value: number; checkpoint: { step: number } | null } | null;
+  val: Array<{ step: number; avgReward: number | null }>;
+  train: Array<{ step: number; avgReward: number | null; trainingLoss: number | null }>;
+  eval: Array<{ step: number; avgReward: number | null }>;
+  valTrajectories: { totalCount: number };
+  evaluations: Array<{ id: string; step: number; status: string; modelName: string | null; error: string | null; metrics: Array<{ name: string; value: number }> }>;
+}
+const details = async (id: string) => (await s.gql<{ run: Details }, unknown>(DETAILS, { id })).run;
+
+const EVALUATE = `mutation($r: ID!, $step: Int!, $sc: [EvalScenarioInput!], $d: ID) {
+  evaluateCheckpoint(runId: $r, step: $step, scenarios: $sc, datasetId: $d) {
+    __typename
+    ... on EvaluateCheckpointPayload { evaluation { id step status } }
+    ... on CheckpointNotServedError { step servedStep }
+    ... on ValidationError { issues { field rule } }
+    ... on Error { message }
+  } }`;
+type Evaluated = {
+  evaluateCheckpoint: {
+    __typename: string;
+    evaluation?: { id: string; step: number; status: string };
+    message?: string;
+    servedStep?: number;
+    issues?: Array<{ field: string; rule: string }>;
+  };
+};
+const evaluate = async (runId: string, step: number, scenarios?: unknown, datasetId?: string) =>
+  (await s.gql<Evaluated, unknown>(EVALUATE, { r: runId, step, sc: scenarios, d: datasetId })).evaluateCheckpoint;
+
+const EVALUATION = `query($id: ID!) { run(id: $id) { evaluations { id step status modelName error
+  metrics { name value } trajectories { split step reward metadata } } } }`;
+type EvaluationOut = {
+  id: string;
+  step: number;
+  status: string;
+  modelName: string | null;
+  error: string | null;
+  metrics: Array<{ name: string; value: number }>;
+  trajectories: Array<{ split: string; step: number; reward: number | null; metadata: Record<string, unknown> }>;
+};
+async function evaluationOf(runId: string, id: string): Promise<EvaluationOut> {
+  const { run } = await s.gql<{ run: { evaluations: EvaluationOut[] } }, unknown>(EVALUATION, { id: runId });
+  return run.evaluations.find((e) => e.id === id)!;
+}
+
+/** Every event of an evaluation's progress subscription until it completes. */
+async function followEvaluation(id: string): Promise<Array<{ status: string; rolloutsDone: number }>> {
+  const client = wsClient(s.url);
+  const events: Array<{ status: string; rolloutsDone: number }> = [];
+  try {
+    for await (const r of client.iterate<{ evaluationProgress: { status: string; rolloutsDone: number } }>({
+      query: `subscription($id: ID!) { evaluationProgress(evaluationId: $id) { status rolloutsDone rolloutsTotal } }`,
+      variables: { id },
+    })) {
+      if (r.errors) throw new Error(JSON.stringify(r.errors));
+      events.push(r.data!.evaluationProgress);
+    }
+  } finally {
+    await client.dispose();
+  }
+  return events;
+}
+
+const expectClose = (a: number | null | undefined, b: number) => expect(a).toBeCloseTo(b, 6);
+
+describe('validation during a pipeline run (evalEvery)', () => {
+  let d: Details;
+  let runId: string;
+  let stages: string[];
+
+  beforeAll(async () => {
+    const run = await createRun(s, 'eval-val', {
+      numExamples: 12,
+      rolloutsPerGroup: 3,
+      pipeline: {
+        groupsPerStep: 2,
+        backend: 'gpu1',
+        evalEvery: 1,
+        evalScenarios: VAL,
+        retention: { keepLast: 1, keepBest: 1, metric: 'val/reward' },
+      },
+    });
+    runId = run.id;
+    // The run's progress, to its end (the stream completes after the final transition).
+    const client = wsClient(s.url);
+    stages = [];
+    try {
+      for await (const r of client.iterate<{ runProgress: { stage: string; step: number } }>({
+        query: `subscription($id: ID!) { runProgress(runId: $id) { stage step rolloutsDone rolloutsTotal } }`,
+        variables: { id: runId },
+      }))
+        if (r.data) stages.push(`${r.data.runProgress.stage}@${r.data.runProgress.step}`);
+        else throw new Error(JSON.stringify(r.errors));
+    } finally {
+      await client.dispose();
+    }
+    await waitDone(s, runId, 60_000);
+    d = await details(runId);
+  });
+
+  it('records a val point at every step and the last checkpoint: the val curve follows the checkpoint quality', () => {
+    expect(d).toMatchObject({ status: 'COMPLETED', error: null });
+    expect(d.checkpoints.map((c) => c.step)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(d.val.map((p) => p.step)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    for (const p of d.val) expectClose(p.avgReward, QUALITY[p.step]);
+    // 7 validations × 2 scenarios × 3 rollouts, all under split val.
+    expect(d.valTrajectories.totalCount).toBe(7 * 2 * 3);
+    // Each checkpoint carries its val reward (the dashboard's checkpoints list).
+    for (const c of d.checkpoints)
+      expectClose(c.metrics.find((m) => m.name === 'val/reward')?.value, QUALITY[c.step]);
+  });
+
+  it('shows VALIDATE as its own stage in runProgress, before collecting each step', () => {
+    expect(new Set(stages.map((x) => x.split('@')[0]))).toEqual(new Set(['VALIDATE', 'COLLECT', 'SCORE', 'TRAIN']));
+    // The last checkpoint's validation, after the last step trained.
+    expect(stages.at(-1)).toBe('VALIDATE@6');
+    // Step 3's validation comes before step 3's rollouts, which come before its training.
+    expect(stages.indexOf('VALIDATE@3')).toBeGreaterThanOrEqual(0);
+    expect(stages.indexOf('VALIDATE@3')).toBeLessThan(stages.indexOf('COLLECT@3'));
+    expect(stages.indexOf('COLLECT@3')).toBeLessThan(stages.indexOf('TRAIN@3'));
+  });
+
+  it('never trains on val scenarios', () => {
+    const trains = worker.requests.filter((r) => r.path === '/v1/models/train');
+    expect(trains.length).toBeGreaterThan(0);
+    for (const r of trains) expect(JSON.stringify(r.body)).not.toContain('VAL-SCENARIO');
+  });
+
+  it('bestCheckpoint by val/reward is step 2, not the last', () => {
+    expect(d.bestCheckpoint).toMatchObject({ step: 2, checkpoint: { step: 2 } });
+    expectClose(d.bestCheckpoint!.value, QUALITY[2]);
+  });
+
+  it('retention deleted exactly what ART’s rule keeps out (the latest and the best stay), on the worker too', () => {
+    const live = d.checkpoints.filter((c) => c.deletedAt === null).map((c) => c.step);
+    const best = [...d.val].sort((a, b) => b.avgReward! - a.avgReward! || b.step - a.step)[0].step;
+    expect(live).toEqual([...new Set([best, 6])].sort((a, b) => a - b));
+    expect(worker.liveSteps('eval-val', d.trainedModelName)).toEqual(live);
+  });
+
+  it.skipIf(!polarsPython)(
+    `ART's own polars code picks the same best step from the same history, and its delete_checkpoints keeps what retention kept${polarsPython ? '' : ' (' + pythonSkipReason('polars') + ')'}`,
+    () => {
+      // history.jsonl as ART's model.log writes it: one row per logged split.
+      const rows = [
+        ...d.train.map((p) => ({ step: p.step, 'train/reward': p.avgReward, 'loss/train': p.trainingLoss })),
+        ...d.val.map((p) => ({ step: p.step, 'val/reward': p.avgReward })),
+      ];
+      const file = join(mkdtempSync(join(tmpdir(), 'art-history-')), 'history.jsonl');
+      writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      const out = execFileSync(polarsPython!, [join(__dirname, 'python', 'art_best_step.py'), file, 'val/reward'], {
+        encoding: 'utf8',
+      });
+      const artBest = JSON.parse(out) as number;
+      expect(artBest).toBe(d.bestCheckpoint!.step);
+      // ART's Model.delete_checkpoints keeps the best step and the latest, deleting every other checkpoint.
+      const deleted = d.checkpoints.filter((c) => c.deletedAt !== null).map((c) => c.step);
+      expect(deleted).toEqual(d.checkpoints.map((c) => c.step).filter((st) => st !== artBest && st !== 6));
+    },
+  );
+
+  it('evalEvery without held-out scenarios is refused, naming the field', async () => {
+    const res = await s.request(
+      `mutation { createTrainingRun(input: { modelName: "m", projectName: "p", taskDescription: "t", pipeline: { evalEvery: 2 } }) {
+        __typename ... on ValidationError { issues { field rule } } } }`,
+    );
+    expect(res.data).toEqual({
+      createTrainingRun: {
+        __typename: 'ValidationError',
+        issues: [{ field: 'input.pipeline.evalEvery', rule: 'needs_val_scenarios' }],
+      },
+    });
+  });
+});
+
+describe('evaluateCheckpoint', () => {
+  it('an evaluation of step 2 started while step 5 collects completes on name@2, and training goes on undisturbed', async () => {
+    // The run's rollouts on checkpoint 5 wait until the evaluation is started; the evaluation's own wait until checked.
+    const step5 = hold('eval-during-model@5');
+    const evalHeld = hold('EVAL-DURING-5');
+    try {
+      const run = await createRun(s, 'eval-during', {
+        numExamples: 14,
+        rolloutsPerGroup: 3,
+        trainedModelName: 'eval-during-model',
+        pipeline: { groupsPerStep: 2, backend: 'gpu1' },
+      });
+      await step5.reachedP;
+      const started = await evaluate(run.id, 2, [
+        { inputText: 'EVAL-DURING-5 scenario A' },
+        { inputText: 'Scenario B for the evaluation', context: { id: 7 } },
+      ]);
+      expect(started).toMatchObject({ __typename: 'EvaluateCheckpointPayload', evaluation: { step: 2 } });
+      const follow = followEvaluation(started.evaluation!.id);
+      // The evaluation's rollouts reach the model while the run is still in step 5.
+      await evalHeld.reachedP;
+      const { run: mid } = await s.gql<{ run: { status: string; currentStep: number } }, unknown>(
+        `query($id: ID!) { run(id: $id) { status currentStep } }`,
+        { id: run.id },
+      );
+      expect(mid).toEqual({ status: 'COLLECTING', currentStep: 5 });
+      evalHeld.release();
+      step5.release();
+      const events = await follow;
+      expect(events.at(-1)!.status).toBe('COMPLETED');
+      expect(events.some((e) => e.status === 'RUNNING' && e.rolloutsDone > 0)).toBe(true);
+      const done = await waitDone(s, run.id, 60_000);
+      expect(done.status).toBe('COMPLETED');
+      const e = await evaluationOf(run.id, started.evaluation!.id);
+      expect(e).toMatchObject({ status: 'COMPLETED', step: 2, modelName: 'eval-during-model@2', error: null });
+      expectClose(e.metrics.find((m) => m.name === 'eval/reward')?.value, QUALITY[2]);
+      expect(e.metrics.find((m) => m.name === 'eval/trajectories')?.value).toBe(6);
+      expect(e.trajectories).toHaveLength(6);
+      for (const t of e.trajectories) {
+        expect(t).toMatchObject({ split: 'eval', step: 2, metadata: { model: 'eval-during-model@2' } });
+        expectClose(t.reward, QUALITY[2]);
+      }
+      expect(
+        openai.callsOf('rollout').some((c) => (c.body as { model: string }).model === 'eval-during-model@2'),
+      ).toBe(true);
+      const d = await details(run.id);
+      // Training: every step trained once, in order, nothing missing or doubled.
+      expect(d.train.map((p) => p.step)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      expect(d.checkpoints.map((c) => c.step)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(worker.liveSteps('eval-during', 'eval-during-model')).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      // Its metrics are in the run's history at step 2, split eval.
+      expect(d.eval.map((p) => p.step)).toEqual([2]);
+      expectClose(d.eval[0].avgReward, QUALITY[2]);
+      expect(d.evaluations).toHaveLength(1);
+    } finally {
+      step5.release();
+      evalHeld.release();
+      holds.delete('eval-during-model@5');
+      holds.delete('EVAL-DURING-5');
+    }
+  });
+});
