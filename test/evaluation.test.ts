@@ -351,3 +351,206 @@ describe('evaluateCheckpoint', () => {
     }
   });
 });
+
+describe('evaluations: faults, cancel, restart, retention, backends', () => {
+  it('a failed evaluation does not fail the run, and the next one completes', async () => {
+    const run = await createRun(s, 'eval-fail', { numExamples: 4, rolloutsPerGroup: 2, pipeline: { backend: 'gpu1' } });
+    expect((await waitDone(s, run.id, 60_000)).status).toBe('COMPLETED');
+    // Every judge call refused for good (a 400 is not retried): RULER cannot score the evaluation.
+    openai.faults.failNext(50, 400, { kind: 'judge', message: 'judge says no' });
+    try {
+      const started = await evaluate(run.id, 1, [{ inputText: 'a failing evaluation' }]);
+      const events = await followEvaluation(started.evaluation!.id);
+      expect(events.at(-1)!.status).toBe('FAILED');
+    } finally {
+      openai.faults.reset();
+    }
+    const d = await details(run.id);
+    expect(d).toMatchObject({ status: 'COMPLETED', error: null });
+    expect(d.evaluations[0]).toMatchObject({ status: 'FAILED', error: expect.stringContaining('judge says no') });
+    // No reward of it reached the history (its unscored trajectories stay, as the record of what it did).
+    expect(d.eval.filter((p) => p.avgReward !== null)).toEqual([]);
+    const again = await evaluate(run.id, 1, [{ inputText: 'a passing evaluation' }]);
+    expect((await followEvaluation(again.evaluation!.id)).at(-1)!.status).toBe('COMPLETED');
+    const e = await evaluationOf(run.id, again.evaluation!.id);
+    expectClose(e.metrics.find((m) => m.name === 'eval/reward')?.value, QUALITY[1]);
+  });
+
+  it('refuses what cannot be evaluated, with typed errors, and stores nothing', async () => {
+    const run = await createRun(s, 'eval-refuse', {
+      numExamples: 4,
+      rolloutsPerGroup: 2,
+      pipeline: { backend: 'gpu1', retention: { keepLast: 1, keepBest: 0, metric: 'train/reward' } },
+    });
+    expect((await waitDone(s, run.id, 60_000)).status).toBe('COMPLETED');
+    expect(await evaluate(run.id, 9, [{ inputText: 'x' }])).toMatchObject({
+      __typename: 'NotFoundError',
+      message: expect.stringContaining('step 9'),
+    });
+    expect(await evaluate(run.id, 1, [{ inputText: 'x' }])).toMatchObject({
+      __typename: 'ConflictError',
+      message: expect.stringContaining('was deleted'),
+    });
+    // Without scenarios, the run's own VAL inputs; this run has none.
+    expect(await evaluate(run.id, 2)).toMatchObject({
+      __typename: 'ValidationError',
+      issues: [{ field: 'scenarios', rule: 'required' }],
+    });
+    expect(await evaluate(run.id, 2, [{ inputText: '   ' }])).toMatchObject({
+      __typename: 'ValidationError',
+      issues: [{ field: 'scenarios.0.inputText', rule: 'not_blank' }],
+    });
+    const tracked = await s.gql<{ createTrainingRun: { run: { id: string } } }, unknown>(
+      `mutation { createTrainingRun(input: { mode: TRACKED, modelName: "m", projectName: "eval-refuse", taskDescription: "t" }) {
+        ... on CreateTrainingRunPayload { run { id } } } }`,
+    );
+    expect(await evaluate(tracked.createTrainingRun.run.id, 0, [{ inputText: 'x' }])).toMatchObject({
+      __typename: 'RunModeError',
+    });
+    expect((await details(run.id)).evaluations).toEqual([]);
+  });
+
+  it('on legacy art run only the latest checkpoint is served: an older step is a CheckpointNotServedError', async () => {
+    const run = await createRun(s, 'eval-legacy', { numExamples: 4, rolloutsPerGroup: 2, pipeline: { backend: 'legacy' } });
+    const done = await waitDone(s, run.id, 60_000);
+    expect(done.status).toBe('COMPLETED');
+    expect(await evaluate(run.id, 1, [{ inputText: 'x' }])).toMatchObject({
+      __typename: 'CheckpointNotServedError',
+      servedStep: 2,
+      message: expect.stringContaining('serves only its latest checkpoint (step 2)'),
+    });
+    const latest = await evaluate(run.id, 2, [{ inputText: 'the latest, served under its bare name' }]);
+    expect((await followEvaluation(latest.evaluation!.id)).at(-1)!.status).toBe('COMPLETED');
+    const d = await details(run.id);
+    expect(d.evaluations[0]).toMatchObject({ status: 'COMPLETED', modelName: d.trainedModelName });
+  });
+
+  it('on W&B serverless an older checkpoint is evaluated under its artifact step', async () => {
+    const run = await createRun(s, 'eval-wb', { numExamples: 4, rolloutsPerGroup: 2, pipeline: { backend: 'wandb' } });
+    expect((await waitDone(s, run.id, 60_000)).status).toBe('COMPLETED');
+    const d0 = await details(run.id);
+    const started = await evaluate(run.id, 1, [{ inputText: 'an older serverless checkpoint' }]);
+    expect((await followEvaluation(started.evaluation!.id)).at(-1)!.status).toBe('COMPLETED');
+    const e = await evaluationOf(run.id, started.evaluation!.id);
+    expect(e.modelName).toBe(d0.checkpoints.find((c) => c.step === 1)!.name);
+    expect(e.modelName).toMatch(/:step1$/);
+  });
+
+  it('cancelling the run cancels its evaluations before the cancel answers', async () => {
+    const step = hold('cancel-eval-model@2');
+    const evalHeld = hold('EVAL-CANCEL-HOLD');
+    try {
+      const run = await createRun(s, 'eval-cancel', {
+        numExamples: 8,
+        rolloutsPerGroup: 2,
+        trainedModelName: 'cancel-eval-model',
+        pipeline: { backend: 'gpu1' },
+      });
+      await step.reachedP;
+      holds.delete('cancel-eval-model@2'); // the evaluation's own rollouts on @1 are not held by it
+      const started = await evaluate(run.id, 1, [{ inputText: 'EVAL-CANCEL-HOLD scenario' }]);
+      const follow = followEvaluation(started.evaluation!.id);
+      await evalHeld.reachedP;
+      const cancelled = await s.gql<{ cancelTrainingRun: { __typename: string } }, unknown>(
+        `mutation($id: ID!) { cancelTrainingRun(id: $id) { __typename } }`,
+        { id: run.id },
+      );
+      expect(cancelled.cancelTrainingRun.__typename).toBe('CancelTrainingRunPayload');
+      expect((await details(run.id)).evaluations[0]).toMatchObject({ status: 'CANCELLED', error: 'the run was cancelled' });
+      expect((await follow).at(-1)!.status).toBe('CANCELLED');
+      // A cancelled run takes no new evaluation.
+      expect(await evaluate(run.id, 1, [{ inputText: 'x' }])).toMatchObject({ __typename: 'ConflictError' });
+    } finally {
+      step.release();
+      evalHeld.release();
+      holds.delete('EVAL-CANCEL-HOLD');
+    }
+  });
+
+  it('retention never deletes a checkpoint while an evaluation uses it', async () => {
+    const step = hold('keep-eval-model@2');
+    const evalHeld = hold('EVAL-KEEP-HOLD');
+    try {
+      const run = await createRun(s, 'eval-keep', {
+        numExamples: 10,
+        rolloutsPerGroup: 2,
+        trainedModelName: 'keep-eval-model',
+        pipeline: { backend: 'gpu1', retention: { keepLast: 1, keepBest: 0, metric: 'train/reward' } },
+      });
+      await step.reachedP;
+      holds.delete('keep-eval-model@2'); // only the run's own step-2 rollouts wait
+      const started = await evaluate(run.id, 2, [{ inputText: 'EVAL-KEEP-HOLD scenario' }]);
+      await evalHeld.reachedP;
+      step.release();
+      expect((await waitDone(s, run.id, 60_000)).status).toBe('COMPLETED');
+      const d = await details(run.id);
+      // Every step after trained and ran retention; step 2, in use, was kept; all others but the latest went.
+      expect(d.checkpoints.filter((c) => c.deletedAt === null).map((c) => c.step)).toEqual([2, 5]);
+      expect(worker.liveSteps('eval-keep', 'keep-eval-model')).toEqual([2, 5]);
+      evalHeld.release();
+      await waitFor(
+        async () => (await evaluationOf(run.id, started.evaluation!.id)).status === 'COMPLETED',
+        30_000,
+        'the held evaluation to complete',
+      );
+    } finally {
+      step.release();
+      evalHeld.release();
+      holds.delete('EVAL-KEEP-HOLD');
+    }
+  });
+});
+
+describe('evaluations across a restart', () => {
+  it('an evaluation interrupted by a restart resumes on the next start, with nothing doubled', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atelier-eval-restart-'));
+    const databaseUrl = `sqlite:${join(dir, 'atelier.sqlite')}`;
+    const pipeline = {
+      ...bedConfig(openai.url, { name: 'gpu1', url: worker.url, kind: 'worker' as const }),
+      workerToken: TOKEN,
+    };
+    const held = hold('EVAL-RESTART-HOLD');
+    let first: TestServer | null = await startServer({ pipeline, databaseUrl });
+    let second: TestServer | null = null;
+    try {
+      const run = await createRun(first, 'eval-restart', { numExamples: 4, rolloutsPerGroup: 3 });
+      expect((await waitDone(first, run.id, 60_000)).status).toBe('COMPLETED');
+      const started = (
+        await first.gql<Evaluated, unknown>(EVALUATE, {
+          r: run.id,
+          step: 1,
+          sc: [{ inputText: 'A scenario that finishes first' }, { inputText: 'EVAL-RESTART-HOLD scenario' }],
+        })
+      ).evaluateCheckpoint;
+      const id = started.evaluation!.id;
+      const count = async (server: TestServer) => {
+        const { run: r } = await server.gql<{ run: { evaluations: EvaluationOut[] } }, unknown>(EVALUATION, {
+          id: run.id,
+        });
+        return r.evaluations.find((e) => e.id === id)!;
+      };
+      await held.reachedP;
+      // The first scenario's group is stored before the stop; the second is in flight.
+      await waitFor(async () => (await count(first!)).trajectories.length === 3, 30_000, 'the first group');
+      await first.stop();
+      first = null;
+      held.release();
+      second = await startServer({ pipeline, databaseUrl });
+      await waitFor(async () => (await count(second!)).status === 'COMPLETED', 30_000, 'the resumed evaluation');
+      const e = await count(second);
+      expect(e.trajectories).toHaveLength(6);
+      expect(new Set(e.trajectories.map((t) => JSON.stringify(t.metadata.group))).size).toBe(2);
+      expect(e.metrics.find((m) => m.name === 'eval/trajectories')?.value).toBe(6);
+      const { run: r } = await second.gql<{ run: { evaluations: Array<{ id: string }> } }, unknown>(
+        `query($id: ID!) { run(id: $id) { evaluations { id } } }`,
+        { id: run.id },
+      );
+      expect(r.evaluations).toHaveLength(1);
+    } finally {
+      held.release();
+      holds.delete('EVAL-RESTART-HOLD');
+      await first?.stop();
+      await second?.stop();
+    }
+  });
+});
