@@ -144,14 +144,6 @@ export class EvaluationsService {
     return rows.map(evaluationFromRow);
   }
 
-  /** Checkpoint steps a pending or running evaluation uses: retention never deletes them. */
-  async stepsInUse(runId: number): Promise<number[]> {
-    const rows = await this.reader
-      .getRepository(EvaluationEntity)
-      .find({ select: { step: true }, where: { runId, status: In(ACTIVE_EVALUATION) } });
-    return [...new Set(rows.map((r) => r.step))].sort((a, b) => a - b);
-  }
-
   /** Evaluations that need a driver: PENDING ones, and RUNNING ones whose lease lapsed (their instance died), oldest first. */
   async candidates(limit: number): Promise<Evaluation[]> {
     const now = nowStored();

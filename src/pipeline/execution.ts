@@ -182,8 +182,8 @@ export class RunExecution {
         await this.recordCheckpoint(backend, inference.modelName(outcome.step), outcome.step);
       backendStep = outcome.step;
       await finishStep(ctx, batch.step, batch.epoch, outcome.lines);
-      // Never a checkpoint an evaluation is using (pending or running).
-      await retain(ctx, backend, model, await this.deps.evaluations.stepsInUse(run.id));
+      // Never a checkpoint an evaluation is using (pending or running): checked under the run's lock.
+      await retain(ctx, backend, model);
     }
 
     // The last checkpoint too, when the cadence lands on it.
