@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
+import { EvaluateForm, Evaluations } from './evaluations';
 import { fmtTime } from './format';
 import { CHECKPOINTS, type BestCheckpoint, type Checkpoint, type CheckpointsData } from './queries';
 
@@ -13,7 +14,18 @@ const FIRST = ['val/reward', 'train/reward', 'loss/train'];
 
 const fmt = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
-export function Checkpoints({ runId, version }: { runId: string; version: number }) {
+export function Checkpoints({
+  runId,
+  version,
+  canEvaluate = false,
+}: {
+  runId: string;
+  version: number;
+  /** A PIPELINE run's kept checkpoints get an Evaluate button. */
+  canEvaluate?: boolean;
+}) {
+  const [evaluating, setEvaluating] = useState<number | null>(null);
+  const [evaluationsVersion, setEvaluationsVersion] = useState(0);
   const [rows, setRows] = useState<Checkpoint[] | null>(null);
   const [best, setBest] = useState<{ metric: string; best: BestCheckpoint } | null>(null);
   const [more, setMore] = useState(false);
@@ -92,6 +104,7 @@ export function Checkpoints({ runId, version }: { runId: string; version: number
               <th>Name</th>
               <th>Metrics</th>
               <th>Created</th>
+              {canEvaluate && <th>Evaluate</th>}
             </tr>
           </thead>
           <tbody>
@@ -122,6 +135,19 @@ export function Checkpoints({ runId, version }: { runId: string; version: number
                       .join(' · ') || '–'}
                   </td>
                   <td class="muted">{fmtTime(c.createdAt)}</td>
+                  {canEvaluate && (
+                    <td>
+                      {!c.deletedAt && (
+                        <button
+                          type="button"
+                          aria-label={`Evaluate checkpoint ${c.step}`}
+                          onClick={() => setEvaluating(c.step)}
+                        >
+                          Evaluate
+                        </button>
+                      )}
+                    </td>
+                  )}
                 </tr>
               );
             })}
@@ -132,6 +158,24 @@ export function Checkpoints({ runId, version }: { runId: string; version: number
         <button type="button" onClick={() => void loadMore()}>
           More checkpoints
         </button>
+      )}
+      {evaluating !== null && (
+        <EvaluateForm
+          runId={runId}
+          step={evaluating}
+          onClose={() => setEvaluating(null)}
+          onStarted={() => {
+            setEvaluating(null);
+            setEvaluationsVersion((v) => v + 1);
+          }}
+        />
+      )}
+      {canEvaluate && (
+        <Evaluations
+          runId={runId}
+          version={version + evaluationsVersion}
+          onChange={() => setEvaluationsVersion((v) => v + 1)}
+        />
       )}
     </div>
   );
