@@ -12,8 +12,9 @@ const STEPS_QUERY = /* GraphQL */ `query DashboardHeldOutSteps($id: ID!) {
 }`;
 type StepsData = { run: { val: { step: number }[]; eval: { step: number }[] } | null };
 
+/** Held-out trajectories of a step, best first: a page of 40 (within the server's query cost limit). */
 async function stepTrajectories(runId: string, split: string, step: number): Promise<Trajectory[]> {
-  const d = await gql<TrajectoriesData>(TRAJECTORIES, { runId, first: 100, filter: { split, step } });
+  const d = await gql<TrajectoriesData>(TRAJECTORIES, { runId, first: 40, filter: { split, step } });
   return d.trajectories.edges.map((e) => e.node);
 }
 
@@ -25,19 +26,23 @@ export function CheckpointCompare({ runId, version }: { runId: string; version: 
   const [left, setLeft] = useState<Trajectory[]>([]);
   const [right, setRight] = useState<Trajectory[]>([]);
   const [scenario, setScenario] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     let current = true;
-    gql<StepsData>(STEPS_QUERY, { id: runId }).then((d) => {
-      if (!current || !d.run) return;
-      const found = { val: d.run.val.map((p) => p.step), eval: d.run.eval.map((p) => p.step) };
-      setSteps(found);
-      const use = found.val.length ? 'val' : 'eval';
-      setSplit((s) => (found[s as 'val' | 'eval'].length ? s : use));
-      const list = found[use];
-      setA((x) => x ?? list[0] ?? null);
-      setB((x) => x ?? list[list.length - 1] ?? null);
-    });
+    gql<StepsData>(STEPS_QUERY, { id: runId }).then(
+      (d) => {
+        if (!current || !d.run) return;
+        const found = { val: d.run.val.map((p) => p.step), eval: d.run.eval.map((p) => p.step) };
+        setSteps(found);
+        const use = found.val.length ? 'val' : 'eval';
+        setSplit((s) => (found[s as 'val' | 'eval'].length ? s : use));
+        const list = found[use];
+        setA((x) => x ?? list[0] ?? null);
+        setB((x) => x ?? list[list.length - 1] ?? null);
+      },
+      (e: Error) => current && setError(e.message),
+    );
     return () => {
       current = false;
     };
@@ -46,11 +51,15 @@ export function CheckpointCompare({ runId, version }: { runId: string; version: 
   useEffect(() => {
     let current = true;
     if (a === null || b === null) return;
-    void Promise.all([stepTrajectories(runId, split, a), stepTrajectories(runId, split, b)]).then(([l, r]) => {
-      if (!current) return;
-      setLeft(l);
-      setRight(r);
-    });
+    Promise.all([stepTrajectories(runId, split, a), stepTrajectories(runId, split, b)]).then(
+      ([l, r]) => {
+        if (!current) return;
+        setLeft(l);
+        setRight(r);
+        setError(null);
+      },
+      (e: Error) => current && setError(e.message),
+    );
     return () => {
       current = false;
     };
@@ -122,6 +131,11 @@ export function CheckpointCompare({ runId, version }: { runId: string; version: 
           </select>
         </label>
       </div>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       <div class="side-by-side">
         {side('left', a, left)}
         {side('right', b, right)}

@@ -97,62 +97,64 @@ export function Checkpoints({
       {rows.length === 0 ? (
         <p class="muted">None yet: the pipeline records one for each step it trains; scripts call recordCheckpoint.</p>
       ) : (
-        <table class="runs checkpoints" aria-label="checkpoints">
-          <thead>
-            <tr>
-              <th class="num">Step</th>
-              <th>Name</th>
-              <th>Metrics</th>
-              <th>Created</th>
-              {canEvaluate && <th>Evaluate</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((c) => {
-              const isBest = best?.best.checkpoint != null && best.best.step === c.step;
-              return (
-                <tr
-                  key={c.step}
-                  data-step={c.step}
-                  data-best={isBest ? 'true' : undefined}
-                  class={`${isBest ? 'best' : ''} ${c.deletedAt ? 'deleted' : ''}`}
-                >
-                  <td class="num">{c.step}</td>
-                  <td class="model">
-                    {c.name}
-                    {isBest && <span class="badge badge-best">best {best!.metric}</span>}
-                    {c.uri && <div class="muted small uri">{c.uri}</div>}
-                    {c.deletedAt && (
-                      <div class="muted small">
-                        deleted {fmtTime(c.deletedAt)}
-                        {c.deletionReason ? ` — ${c.deletionReason}` : ''}
-                      </div>
-                    )}
-                  </td>
-                  <td class="small">
-                    {ordered(c)
-                      .map((m) => `${m.name} ${fmt(m.value)}`)
-                      .join(' · ') || '–'}
-                  </td>
-                  <td class="muted">{fmtTime(c.createdAt)}</td>
-                  {canEvaluate && (
-                    <td>
-                      {!c.deletedAt && (
-                        <button
-                          type="button"
-                          aria-label={`Evaluate checkpoint ${c.step}`}
-                          onClick={() => setEvaluating(c.step)}
-                        >
-                          Evaluate
-                        </button>
+        <div class="table-wrap">
+          <table class="runs checkpoints" aria-label="checkpoints">
+            <thead>
+              <tr>
+                <th class="num">Step</th>
+                <th>Name</th>
+                <th>Metrics</th>
+                <th class="wide-only">Created</th>
+                {canEvaluate && <th>Evaluate</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((c) => {
+                const isBest = best?.best.checkpoint != null && best.best.step === c.step;
+                return (
+                  <tr
+                    key={c.step}
+                    data-step={c.step}
+                    data-best={isBest ? 'true' : undefined}
+                    class={`${isBest ? 'best' : ''} ${c.deletedAt ? 'deleted' : ''}`}
+                  >
+                    <td class="num">{c.step}</td>
+                    <td class="model">
+                      {c.name}
+                      {isBest && <span class="badge badge-best">best {best!.metric}</span>}
+                      {c.uri && <div class="muted small uri">{c.uri}</div>}
+                      {c.deletedAt && (
+                        <div class="muted small">
+                          deleted {fmtTime(c.deletedAt)}
+                          {c.deletionReason ? ` — ${c.deletionReason}` : ''}
+                        </div>
                       )}
                     </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                    <td class="small">
+                      {ordered(c)
+                        .map((m) => `${m.name} ${fmt(m.value)}`)
+                        .join(' · ') || '–'}
+                    </td>
+                    <td class="muted wide-only">{fmtTime(c.createdAt)}</td>
+                    {canEvaluate && (
+                      <td>
+                        {!c.deletedAt && (
+                          <button
+                            type="button"
+                            aria-label={`Evaluate checkpoint ${c.step}`}
+                            onClick={() => setEvaluating(c.step)}
+                          >
+                            Evaluate
+                          </button>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
       {more && (
         <button type="button" onClick={() => void loadMore()}>

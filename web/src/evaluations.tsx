@@ -169,45 +169,47 @@ export function Evaluations({ runId, version, onChange }: { runId: string; versi
     );
   if (!rows || rows.length === 0) return null;
   return (
-    <table class="runs evaluations" aria-label="evaluations">
-      <thead>
-        <tr>
-          <th class="num">Step</th>
-          <th>Status</th>
-          <th>Metrics</th>
-          <th>Started</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((e) => {
-          const p = progress[e.id];
-          const reward = e.metrics.find((m) => m.name === 'eval/reward');
-          return (
-            <tr key={e.id} data-evaluation={e.id} data-status={e.status}>
-              <td class="num">{e.step}</td>
-              <td>
-                {e.status}
-                {p && ACTIVE.includes(e.status) && (
-                  <span class="muted small">
+    <div class="table-wrap">
+      <table class="runs evaluations" aria-label="evaluations">
+        <thead>
+          <tr>
+            <th class="num">Step</th>
+            <th>Status</th>
+            <th>Metrics</th>
+            <th class="wide-only">Started</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((e) => {
+            const p = progress[e.id];
+            const reward = e.metrics.find((m) => m.name === 'eval/reward');
+            return (
+              <tr key={e.id} data-evaluation={e.id} data-status={e.status}>
+                <td class="num">{e.step}</td>
+                <td>
+                  {e.status}
+                  {p && ACTIVE.includes(e.status) && (
+                    <span class="muted small">
+                      {' '}
+                      · rollouts {p.rolloutsDone}/{p.rolloutsTotal}
+                    </span>
+                  )}
+                  {e.error && <div class="muted small">{e.error}</div>}
+                </td>
+                <td class="small">
+                  {reward ? `eval/reward ${fmt(reward.value)}` : '–'}
+                  <span class="muted">
                     {' '}
-                    · rollouts {p.rolloutsDone}/{p.rolloutsTotal}
+                    · {e.scenarioCount} scenario{e.scenarioCount === 1 ? '' : 's'}
+                    {e.modelName ? ` on ${e.modelName}` : ''}
                   </span>
-                )}
-                {e.error && <div class="muted small">{e.error}</div>}
-              </td>
-              <td class="small">
-                {reward ? `eval/reward ${fmt(reward.value)}` : '–'}
-                <span class="muted">
-                  {' '}
-                  · {e.scenarioCount} scenario{e.scenarioCount === 1 ? '' : 's'}
-                  {e.modelName ? ` on ${e.modelName}` : ''}
-                </span>
-              </td>
-              <td class="muted">{fmtTime(e.createdAt)}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+                </td>
+                <td class="muted wide-only">{fmtTime(e.createdAt)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -329,7 +329,7 @@ export function RunPage({ id }: { id: string }) {
           <h2>
             Status history <span class="muted">(newest first)</span>
           </h2>
-          <ol class="history" aria-label="status history">
+          <ol class="history" aria-label="status history" tabIndex={0}>
             {run.statusHistory
               .slice()
               .reverse()
