@@ -39,14 +39,19 @@ let s: TestServer;
 const polarsPython = pythonWith('polars');
 
 /** Held rollouts: a prompt containing the key waits until the test releases it. */
-const holds = new Map<string, { reached: () => void; reachedP: Promise<void>; release: () => void; releaseP: Promise<void> }>();
-function hold(key: string) {
+const holds = new Map<
+  string,
+  { all: string[]; reached: () => void; reachedP: Promise<void>; release: () => void; releaseP: Promise<void> }
+>();
+/** Holds rollouts whose model and prompt contain the key (every one of them, when several). */
+function hold(key: string | string[]) {
   let reached!: () => void;
   let release!: () => void;
   const reachedP = new Promise<void>((r) => (reached = r));
   const releaseP = new Promise<void>((r) => (release = r));
-  const h = { reached, reachedP, release, releaseP };
-  holds.set(key, h);
+  const all = Array.isArray(key) ? key : [key];
+  const h = { all, reached, reachedP, release, releaseP };
+  holds.set(all.join('+'), h);
   return h;
 }
 
@@ -59,8 +64,8 @@ beforeAll(async () => {
   openai = await startOpenAISim({ apiKey: PROVIDER_KEY });
   openai.setResponder('rollout', async (req, ctx) => {
     const text = `${String(req.model)} ${JSON.stringify(req.messages)}`;
-    for (const [key, h] of holds)
-      if (text.includes(key)) {
+    for (const h of holds.values())
+      if (h.all.every((k) => text.includes(k))) {
         h.reached();
         await h.releaseP;
       }
@@ -549,6 +554,110 @@ describe('evaluations across a restart', () => {
     } finally {
       held.release();
       holds.delete('EVAL-RESTART-HOLD');
+      await first?.stop();
+      await second?.stop();
+    }
+  });
+});
+
+describe('evaluations wait out a training call of their model on a backend that cannot serve both', () => {
+  it('on the worker, no evaluation rollout reaches the model while that model trains; all follow the training call', async () => {
+    const training = worker.faults.holdTrain((c) => c.name === 'gate-model' && c.step === 1);
+    // Observed, not changed: the moment the evaluation's model calls ask the gate whether the model trains.
+    const gate = s.app.services.pipelineDeps.trainingGate;
+    const idle = gate.idle.bind(gate);
+    let asked!: (state: { settled: boolean }) => void;
+    const gateAsked = new Promise<{ settled: boolean }>((r) => (asked = r));
+    gate.idle = (backend, model, signal) => {
+      const waiting = idle(backend, model, signal);
+      if (model === 'gate-model') {
+        const state = { settled: false };
+        void waiting.then(() => (state.settled = true));
+        asked(state);
+      }
+      return waiting;
+    };
+    try {
+      const run = await createRun(s, 'eval-gate', {
+        numExamples: 6,
+        rolloutsPerGroup: 2,
+        trainedModelName: 'gate-model',
+        pipeline: { backend: 'gpu1' },
+      });
+      // Step 1 is training (checkpoint 1 exists): evaluate checkpoint 1 now.
+      await training.reached;
+      const started = await evaluate(run.id, 1, [{ inputText: 'EVAL-GATE scenario' }]);
+      const follow = followEvaluation(started.evaluation!.id);
+      const state = await gateAsked;
+      // A turn of the event loop later (every microtask run), the model call is still waiting: the model trains.
+      await new Promise((r) => setImmediate(r));
+      expect(state.settled).toBe(false);
+      expect(worker.trainCalls.filter((c) => c.name === 'gate-model').map((c) => c.outcome)).toContain('running');
+      expect(openai.callsOf('rollout').filter((c) => JSON.stringify(c.body).includes('EVAL-GATE'))).toEqual([]);
+      const releasedAt = Date.now();
+      training.release();
+      expect((await follow).at(-1)!.status).toBe('COMPLETED');
+      const evalCalls = openai.callsOf('rollout').filter((c) => JSON.stringify(c.body).includes('EVAL-GATE'));
+      expect(evalCalls).toHaveLength(2);
+      // Every one of them after the training call was let go (and so after it ended: the gate waits for that).
+      for (const c of evalCalls) expect(c.at).toBeGreaterThanOrEqual(releasedAt);
+      expect((await waitDone(s, run.id, 60_000)).status).toBe('COMPLETED');
+    } finally {
+      gate.idle = idle;
+      training.release();
+    }
+  });
+});
+
+describe('validation across a restart', () => {
+  it('a validation interrupted by a restart is played again from scratch: no val step doubled, none missing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atelier-val-restart-'));
+    const databaseUrl = `sqlite:${join(dir, 'atelier.sqlite')}`;
+    const pipeline = {
+      ...bedConfig(openai.url, { name: 'gpu1', url: worker.url, kind: 'worker' as const }),
+      workerToken: TOKEN,
+    };
+    // Step 2's validation of the second scenario waits; the first scenario's group is stored meanwhile.
+    const held = hold(['val-restart-model@2 ', 'VAL-RESTART-B']);
+    let first: TestServer | null = await startServer({ pipeline, databaseUrl });
+    let second: TestServer | null = null;
+    try {
+      const run = await createRun(first, 'val-restart', {
+        numExamples: 8,
+        rolloutsPerGroup: 2,
+        trainedModelName: 'val-restart-model',
+        pipeline: {
+          groupsPerStep: 2,
+          evalEvery: 1,
+          evalScenarios: [{ inputText: 'VAL-RESTART-A scenario' }, { inputText: 'VAL-RESTART-B scenario' }],
+        },
+      });
+      const valAt = async (server: TestServer, step: number) =>
+        (
+          await server.gql<{ run: { trajectories: { totalCount: number } } }, unknown>(
+            `query($id: ID!, $step: Int!) { run(id: $id) { trajectories(filter: { split: "val", step: $step }, first: 1) { totalCount } } }`,
+            { id: run.id, step },
+          )
+        ).run.trajectories.totalCount;
+      await held.reachedP;
+      await waitFor(async () => (await valAt(first!, 2)) === 2, 30_000, "the first scenario's val group");
+      await first.stop();
+      first = null;
+      held.release();
+      holds.delete(['val-restart-model@2 ', 'VAL-RESTART-B'].join('+'));
+      second = await startServer({ pipeline, databaseUrl });
+      const done = await waitDone(second, run.id, 60_000);
+      expect(done.status).toBe('COMPLETED');
+      // Validations at 0..4 (the last checkpoint too), each of 2 scenarios × 2 rollouts, exactly once.
+      for (const step of [0, 1, 2, 3, 4]) expect(await valAt(second, step)).toBe(4);
+      const { run: d } = await second.gql<{ run: { val: Array<{ step: number; avgReward: number | null }> } }, unknown>(
+        `query($id: ID!) { run(id: $id) { val: metricHistory(split: "val") { step avgReward } } }`,
+        { id: run.id },
+      );
+      expect(d.val.map((p) => p.step)).toEqual([0, 1, 2, 3, 4]);
+      for (const p of d.val) expectClose(p.avgReward, QUALITY[p.step]);
+    } finally {
+      held.release();
       await first?.stop();
       await second?.stop();
     }
