@@ -891,7 +891,8 @@ describe('keys scoped to projects × every door × transports', () => {
           { e },
           key,
         );
-        if (errorCode(out) !== 'NOT_FOUND') failures.push(`evaluationProgress / ${transport}: ${JSON.stringify(out.result)}`);
+        if (errorCode(out) !== 'NOT_FOUND')
+          failures.push(`evaluationProgress / ${transport}: ${JSON.stringify(out.result)}`);
       }
       const project = await via(
         transport,

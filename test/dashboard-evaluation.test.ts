@@ -4,8 +4,8 @@
 // scenarios, plus new ones typed in), starts an evaluation and follows it to COMPLETED with its
 // eval/reward; two checkpoints' trajectories for the same scenario show side by side. axe-core finds
 // no serious or critical violation, and the page fits a 390 px screen. Waits are on the page's state.
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,7 +86,10 @@ describe('evaluations in the dashboard', () => {
         pipeline: {
           groupsPerStep: 2,
           evalEvery: 1,
-          evalScenarios: [{ inputText: 'VAL-SCENARIO-1: where is my parcel?' }, { inputText: 'VAL-SCENARIO-2: refunds?' }],
+          evalScenarios: [
+            { inputText: 'VAL-SCENARIO-1: where is my parcel?' },
+            { inputText: 'VAL-SCENARIO-2: refunds?' },
+          ],
         },
       });
       expect((await waitDone(s!, run.id, 60_000)).status).toBe('COMPLETED');
@@ -142,7 +145,10 @@ describe('evaluations in the dashboard', () => {
             [...document.querySelectorAll('body *')]
               .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
               .slice(0, 8)
-              .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}[${e.closest('table')?.getAttribute('aria-label') ?? ''}] ${Math.round(e.getBoundingClientRect().right)} ${(e as HTMLElement).innerText?.slice(0, 30)}`),
+              .map(
+                (e) =>
+                  `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}[${e.closest('table')?.getAttribute('aria-label') ?? ''}] ${Math.round(e.getBoundingClientRect().right)} ${(e as HTMLElement).innerText?.slice(0, 30)}`,
+              ),
           );
           throw new Error(`${err}: ${wide.join('; ')}`);
         });

@@ -118,13 +118,25 @@ interface Details {
   status: string;
   error: string | null;
   trainedModelName: string;
-  checkpoints: Array<{ step: number; name: string; deletedAt: string | null; metrics: Array<{ name: string; value: number }> }>;
+  checkpoints: Array<{
+    step: number;
+    name: string;
+    deletedAt: string | null;
+    metrics: Array<{ name: string; value: number }>;
+  }>;
   bestCheckpoint: { step: number; value: number; checkpoint: { step: number } | null } | null;
   val: Array<{ step: number; avgReward: number | null }>;
   train: Array<{ step: number; avgReward: number | null; trainingLoss: number | null }>;
   eval: Array<{ step: number; avgReward: number | null }>;
   valTrajectories: { totalCount: number };
-  evaluations: Array<{ id: string; step: number; status: string; modelName: string | null; error: string | null; metrics: Array<{ name: string; value: number }> }>;
+  evaluations: Array<{
+    id: string;
+    step: number;
+    status: string;
+    modelName: string | null;
+    error: string | null;
+    metrics: Array<{ name: string; value: number }>;
+  }>;
 }
 const details = async (id: string) => (await s.gql<{ run: Details }, unknown>(DETAILS, { id })).run;
 
@@ -227,8 +239,7 @@ describe('validation during a pipeline run (evalEvery)', () => {
     // 7 validations × 2 scenarios × 3 rollouts, all under split val.
     expect(d.valTrajectories.totalCount).toBe(7 * 2 * 3);
     // Each checkpoint carries its val reward (the dashboard's checkpoints list).
-    for (const c of d.checkpoints)
-      expectClose(c.metrics.find((m) => m.name === 'val/reward')?.value, QUALITY[c.step]);
+    for (const c of d.checkpoints) expectClose(c.metrics.find((m) => m.name === 'val/reward')?.value, QUALITY[c.step]);
   });
 
   it('shows VALIDATE as its own stage in runProgress, before collecting each step', () => {
@@ -336,9 +347,9 @@ describe('evaluateCheckpoint', () => {
         expect(t).toMatchObject({ split: 'eval', step: 2, metadata: { model: 'eval-during-model@2' } });
         expectClose(t.reward, QUALITY[2]);
       }
-      expect(
-        openai.callsOf('rollout').some((c) => (c.body as { model: string }).model === 'eval-during-model@2'),
-      ).toBe(true);
+      expect(openai.callsOf('rollout').some((c) => (c.body as { model: string }).model === 'eval-during-model@2')).toBe(
+        true,
+      );
       const d = await details(run.id);
       // Training: every step trained once, in order, nothing missing or doubled.
       expect(d.train.map((p) => p.step)).toEqual([0, 1, 2, 3, 4, 5, 6]);
@@ -416,7 +427,11 @@ describe('evaluations: faults, cancel, restart, retention, backends', () => {
   });
 
   it('on legacy art run only the latest checkpoint is served: an older step is a CheckpointNotServedError', async () => {
-    const run = await createRun(s, 'eval-legacy', { numExamples: 4, rolloutsPerGroup: 2, pipeline: { backend: 'legacy' } });
+    const run = await createRun(s, 'eval-legacy', {
+      numExamples: 4,
+      rolloutsPerGroup: 2,
+      pipeline: { backend: 'legacy' },
+    });
     const done = await waitDone(s, run.id, 60_000);
     expect(done.status).toBe('COMPLETED');
     expect(await evaluate(run.id, 1, [{ inputText: 'x' }])).toMatchObject({
@@ -461,7 +476,10 @@ describe('evaluations: faults, cancel, restart, retention, backends', () => {
         { id: run.id },
       );
       expect(cancelled.cancelTrainingRun.__typename).toBe('CancelTrainingRunPayload');
-      expect((await details(run.id)).evaluations[0]).toMatchObject({ status: 'CANCELLED', error: 'the run was cancelled' });
+      expect((await details(run.id)).evaluations[0]).toMatchObject({
+        status: 'CANCELLED',
+        error: 'the run was cancelled',
+      });
       expect((await follow).at(-1)!.status).toBe('CANCELLED');
       // A cancelled run takes no new evaluation.
       expect(await evaluate(run.id, 1, [{ inputText: 'x' }])).toMatchObject({ __typename: 'ConflictError' });

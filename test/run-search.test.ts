@@ -359,7 +359,7 @@ describe('the run identity migration', () => {
     const db = await openDatabase({ kind: 'sqlite', path: `${dir}/m.sqlite` });
     try {
       // Back to the schema before it (undoing later migrations first), with history stored there; then the migrations run again.
-      for (let undone = ''; undone !== 'RunIdentity1796075000000'; ) {
+      for (let undone = ''; undone !== 'RunIdentity1796075000000';) {
         const [last]: Array<{ name: string }> = await db.writer.query(
           'SELECT name FROM migrations ORDER BY id DESC LIMIT 1',
         );

@@ -1,8 +1,8 @@
 // A run's checkpoints: recorded by the pipeline for every step it trains (under the name the backend
 // serves) or by a TRACKED run's script, listed, and the best one by a history metric as ART picks it.
-import type { Database } from '../db/data-source';
 import { In, IsNull } from 'typeorm';
 
+import type { Database } from '../db/data-source';
 import { CheckpointEntity, EvaluationEntity, type CheckpointRow } from '../db/entities';
 import { nowStored } from '../db/timestamps';
 import { ConflictError } from '../errors';

@@ -6,13 +6,7 @@ import { z } from 'zod';
 import { freshLoaders } from '../context';
 import { datasetIdOf } from '../datasets/datasets.graphql';
 import { parseDate } from '../db/timestamps';
-import {
-  CheckpointNotServedError,
-  ConflictError,
-  NotFoundError,
-  RunModeError,
-  ValidationError,
-} from '../errors';
+import { CheckpointNotServedError, ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import type { EvaluationUpdatedEvent } from '../events/topics';
 import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
@@ -66,7 +60,7 @@ export const EvaluationRef = builder.objectRef<Evaluation>('Evaluation').impleme
     error: t.exposeString('error', { nullable: true }),
     trajectories: t.field({
       type: [TrajectoryRef],
-      description: "Its trajectories (split `eval` of its step, in its own ART groups), in the order they were stored.",
+      description: 'Its trajectories (split `eval` of its step, in its own ART groups), in the order they were stored.',
       resolve: async (e, _a, ctx) => {
         const offset = groupOffsetOf(e.id);
         const rows = await ctx.services.trajectories.inGroups(
@@ -79,7 +73,10 @@ export const EvaluationRef = builder.objectRef<Evaluation>('Evaluation').impleme
         return rows.map(trajectoryFromRow);
       },
     }),
-    run: t.field({ type: TrainingRunRef, resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById) }),
+    run: t.field({
+      type: TrainingRunRef,
+      resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById),
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => parseDate(e.createdAt) }),
     startedAt: t.field({ type: 'DateTime', nullable: true, resolve: (e) => parseDate(e.startedAt) }),
     completedAt: t.field({ type: 'DateTime', nullable: true, resolve: (e) => parseDate(e.completedAt) }),
@@ -114,7 +111,7 @@ builder.mutationField('evaluateCheckpoint', (t) =>
         description: 'At most 1000. At most one of scenarios and datasetId.',
         validate: { maxLength: 1000 },
       }),
-      datasetId: t.arg.id({ description: "A stored dataset: its VAL items are the scenarios." }),
+      datasetId: t.arg.id({ description: 'A stored dataset: its VAL items are the scenarios.' }),
     },
     resolve: async (_root, args, ctx) => {
       // Through the request's loader: a run outside the caller's projects is NotFound.

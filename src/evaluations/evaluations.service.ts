@@ -17,8 +17,8 @@ import { nowStored, toStoredDate } from '../db/timestamps';
 import type { ProjectScope } from '../domain/project-scope';
 import { checkScenarios } from '../domain/scenarios';
 import { CheckpointNotServedError, ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
-import type { EvaluationUpdatedEvent } from '../events/topics';
 import type { EventBus } from '../events/event-bus';
+import type { EvaluationUpdatedEvent } from '../events/topics';
 import type { MetricsService } from '../metrics/metrics.service';
 import { lockGuarded } from '../runs/write-guard';
 
@@ -150,9 +150,12 @@ export class EvaluationsService {
     const rows = await this.reader
       .getRepository(EvaluationEntity)
       .createQueryBuilder('e')
-      .where(`e.status = 'pending' OR (e.status = 'running' AND (e.lease_owner IS NULL OR e.lease_expires_at < :now))`, {
-        now,
-      })
+      .where(
+        `e.status = 'pending' OR (e.status = 'running' AND (e.lease_owner IS NULL OR e.lease_expires_at < :now))`,
+        {
+          now,
+        },
+      )
       .orderBy('e.id', 'ASC')
       .limit(limit)
       .getMany();
@@ -199,10 +202,15 @@ export class EvaluationsService {
   /** Hands running evaluations back (a graceful stop, or on SQLite the leases of a process that died). */
   release(owner: string | null): Promise<void> {
     return this.db.writes.run(async (tx) => {
-      const q = tx.em.getRepository(EvaluationEntity).createQueryBuilder().update().set({ leaseExpiresAt: null, leaseOwner: null });
-      await (owner === null
-        ? q.where(`status = 'running'`)
-        : q.where(`status = 'running' AND lease_owner = :owner`, { owner })
+      const q = tx.em
+        .getRepository(EvaluationEntity)
+        .createQueryBuilder()
+        .update()
+        .set({ leaseExpiresAt: null, leaseOwner: null });
+      await (
+        owner === null
+          ? q.where(`status = 'running'`)
+          : q.where(`status = 'running' AND lease_owner = :owner`, { owner })
       ).execute();
     });
   }
@@ -223,7 +231,12 @@ export class EvaluationsService {
    * while this instance still holds it. A crash between the two replays the evaluation, whose
    * recording is then a no-op.
    */
-  async complete(evaluation: Evaluation, owner: string, summary: Record<string, number>, projectName: string): Promise<boolean> {
+  async complete(
+    evaluation: Evaluation,
+    owner: string,
+    summary: Record<string, number>,
+    projectName: string,
+  ): Promise<boolean> {
     await this.metrics.record(evaluation.runId, [{ step: evaluation.step, values: summary }], undefined, 'eval', {
       keepStored: true,
     });
@@ -278,7 +291,9 @@ export class EvaluationsService {
   publish(
     evaluation: Pick<Evaluation, 'id' | 'runId' | 'status'>,
     projectName: string,
-    progress: Partial<Pick<EvaluationUpdatedEvent, 'rolloutsDone' | 'rolloutsTotal' | 'judgeCallsDone' | 'judgeCallsTotal'>> = {},
+    progress: Partial<
+      Pick<EvaluationUpdatedEvent, 'rolloutsDone' | 'rolloutsTotal' | 'judgeCallsDone' | 'judgeCallsTotal'>
+    > = {},
   ): void {
     this.events.publish('evaluationUpdated', {
       evaluationId: evaluation.id,
@@ -293,4 +308,3 @@ export class EvaluationsService {
     });
   }
 }
-

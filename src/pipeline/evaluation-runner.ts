@@ -110,7 +110,8 @@ export class EvaluationRunner {
     try {
       const checkpoint = await deps.checkpoints.at(run.id, evaluation.step);
       if (!checkpoint) throw new Error(`checkpoint step ${evaluation.step} is not recorded`);
-      if (checkpoint.deletedAt) throw new Error(`checkpoint step ${evaluation.step} was deleted at ${checkpoint.deletedAt}`);
+      if (checkpoint.deletedAt)
+        throw new Error(`checkpoint step ${evaluation.step} was deleted at ${checkpoint.deletedAt}`);
       const backend = deps.backend(run.backend);
       const model: TrainableModel = {
         name: run.trainedModelName ?? `atelier-run-${run.id}`,
@@ -165,7 +166,8 @@ export class EvaluationRunner {
       };
       let chat = deps.chat(inference.baseUrl, inference.apiKey, 'inference server');
       // W&B serves inference apart from training; ART's LocalBackend (worker, art run) sleeps vLLM while it trains.
-      if (backend.kind !== 'serverless') chat = gated(chat, () => deps.trainingGate.idle(backend.name, model.name, signal));
+      if (backend.kind !== 'serverless')
+        chat = gated(chat, () => deps.trainingGate.idle(backend.name, model.name, signal));
       const summary = await playHeldOut(ctx, run, chat, plan);
       await deps.evaluations.complete(running, this.owner, summary, run.projectName);
     } catch (err) {
@@ -183,7 +185,9 @@ export class EvaluationRunner {
       try {
         if (!(await this.deps.evaluations.renew(id, this.owner, this.ttlMs))) e.controller.abort('lease-lost');
       } catch (err) {
-        this.deps.logger.warn(`evaluation ${id}: could not renew its lease: ${err instanceof Error ? err.message : err}`);
+        this.deps.logger.warn(
+          `evaluation ${id}: could not renew its lease: ${err instanceof Error ? err.message : err}`,
+        );
       }
     }
   }

@@ -187,7 +187,8 @@ export class RunExecution {
     }
 
     // The last checkpoint too, when the cadence lands on it.
-    if (backendStep > 0) await this.validate(ctx, await this.load(), backendStep, valItems, chat, inference.modelName(backendStep));
+    if (backendStep > 0)
+      await this.validate(ctx, await this.load(), backendStep, valItems, chat, inference.modelName(backendStep));
 
     // The backend's step counts the checkpoints trained for this run's model: none means the run
     // trained nothing, which is a failure with its causes, never a quiet COMPLETED.

@@ -283,9 +283,7 @@ export class RunsService {
     let scenarios: Scenario[] | null = null;
     if (mode === 'pipeline') {
       const { evalScenarios, ...own } = input.pipeline ?? {};
-      const settings: Partial<PipelineSettings> = Object.fromEntries(
-        Object.entries(own).filter(([, v]) => v != null),
-      );
+      const settings: Partial<PipelineSettings> = Object.fromEntries(Object.entries(own).filter(([, v]) => v != null));
       checkServerSettings(this.pipeline, settings);
       checkRolloutSettings(settings.rollout);
       if (settings.rollout)

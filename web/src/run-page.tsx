@@ -270,7 +270,9 @@ export function RunPage({ id }: { id: string }) {
           <strong>Step {stepOf({ ...run, totalSteps: total })}</strong>
           {progress && !FINAL.includes(run.status) && (
             <span class="muted">
-              {progress.stage === 'VALIDATE' && <span data-testid="validating"> · validating checkpoint {progress.step}</span>}
+              {progress.stage === 'VALIDATE' && (
+                <span data-testid="validating"> · validating checkpoint {progress.step}</span>
+              )}
               · epoch {progress.epoch + 1} of {run.numEpochs} · rollouts {progress.rolloutsDone}/
               {progress.rolloutsTotal} · judge calls {progress.judgeCallsDone}/{progress.judgeCallsTotal} · gradient
               steps {progress.gradientStepsDone}
