@@ -18,6 +18,7 @@ import { trajectoriesIn } from './fixtures/openai-sim-replies';
 import { bedConfig, createRun, PROVIDER_KEY, waitDone } from './fixtures/pipeline-bed';
 import { startWandbSim, type WandbSim } from './fixtures/wandb-sim';
 import { startWorkerSim, type WorkerSim } from './fixtures/worker-sim';
+import { createPostgresDatabase, postgresSuiteTitle, postgresUrl } from './helpers/postgres';
 import { pythonSkipReason, pythonWith } from './helpers/python';
 import { startServer, type TestServer } from './helpers/server';
 import { waitFor, wsClient } from './helpers/subscriptions';
@@ -524,58 +525,69 @@ describe('evaluations: faults, cancel, restart, retention, backends', () => {
   });
 });
 
-describe('evaluations across a restart', () => {
-  it('an evaluation interrupted by a restart resumes on the next start, with nothing doubled', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'atelier-eval-restart-'));
-    const databaseUrl = `sqlite:${join(dir, 'atelier.sqlite')}`;
-    const pipeline = {
-      ...bedConfig(openai.url, { name: 'gpu1', url: worker.url, kind: 'worker' as const }),
-      workerToken: TOKEN,
-    };
-    const held = hold('EVAL-RESTART-HOLD');
-    let first: TestServer | null = await startServer({ pipeline, databaseUrl });
-    let second: TestServer | null = null;
-    try {
-      const run = await createRun(first, 'eval-restart', { numExamples: 4, rolloutsPerGroup: 3 });
-      expect((await waitDone(first, run.id, 60_000)).status).toBe('COMPLETED');
-      const started = (
-        await first.gql<Evaluated, unknown>(EVALUATE, {
-          r: run.id,
-          step: 1,
-          sc: [{ inputText: 'A scenario that finishes first' }, { inputText: 'EVAL-RESTART-HOLD scenario' }],
-        })
-      ).evaluateCheckpoint;
-      const id = started.evaluation!.id;
-      const count = async (server: TestServer) => {
-        const { run: r } = await server.gql<{ run: { evaluations: EvaluationOut[] } }, unknown>(EVALUATION, {
-          id: run.id,
-        });
-        return r.evaluations.find((e) => e.id === id)!;
+const sqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'atelier-eval-restart-')), 'atelier.sqlite')}`;
+
+describe.each([
+  { db: 'SQLite', skip: false },
+  { db: 'PostgreSQL', skip: !postgresUrl },
+])('evaluations across a restart ($db)', ({ db, skip }) => {
+  it.skipIf(skip)(
+    db === 'PostgreSQL'
+      ? postgresSuiteTitle('an evaluation interrupted by a restart resumes on the next start, with nothing doubled')
+      : 'an evaluation interrupted by a restart resumes on the next start, with nothing doubled',
+    async () => {
+      const fresh = db === 'PostgreSQL' ? await createPostgresDatabase() : null;
+      const databaseUrl = fresh ? fresh.url : sqliteUrl();
+      const pipeline = {
+        ...bedConfig(openai.url, { name: 'gpu1', url: worker.url, kind: 'worker' as const }),
+        workerToken: TOKEN,
       };
-      await held.reachedP;
-      // The first scenario's group is stored before the stop; the second is in flight.
-      await waitFor(async () => (await count(first!)).trajectories.length === 3, 30_000, 'the first group');
-      await first.stop();
-      first = null;
-      held.release();
-      second = await startServer({ pipeline, databaseUrl });
-      await waitFor(async () => (await count(second!)).status === 'COMPLETED', 30_000, 'the resumed evaluation');
-      const e = await count(second);
-      expect(e.trajectories).toHaveLength(6);
-      expect(new Set(e.trajectories.map((t) => JSON.stringify(t.metadata.group))).size).toBe(2);
-      expect(e.metrics.find((m) => m.name === 'eval/trajectories')?.value).toBe(6);
-      const { run: r } = await second.gql<{ run: { evaluations: Array<{ id: string }> } }, unknown>(
-        `query($id: ID!) { run(id: $id) { evaluations { id } } }`,
-        { id: run.id },
-      );
-      expect(r.evaluations).toHaveLength(1);
-    } finally {
-      held.release();
-      holds.delete('EVAL-RESTART-HOLD');
-      await first?.stop();
-      await second?.stop();
-    }
-  });
+      const held = hold('EVAL-RESTART-HOLD');
+      let first: TestServer | null = await startServer({ pipeline, databaseUrl });
+      let second: TestServer | null = null;
+      try {
+        const run = await createRun(first, `eval-restart-${db.toLowerCase()}`, { numExamples: 4, rolloutsPerGroup: 3 });
+        expect(await waitDone(first, run.id, 60_000)).toMatchObject({ status: 'COMPLETED', error: null });
+        const started = (
+          await first.gql<Evaluated, unknown>(EVALUATE, {
+            r: run.id,
+            step: 1,
+            sc: [{ inputText: 'A scenario that finishes first' }, { inputText: 'EVAL-RESTART-HOLD scenario' }],
+          })
+        ).evaluateCheckpoint;
+        const id = started.evaluation!.id;
+        const count = async (server: TestServer) => {
+          const { run: r } = await server.gql<{ run: { evaluations: EvaluationOut[] } }, unknown>(EVALUATION, {
+            id: run.id,
+          });
+          return r.evaluations.find((e) => e.id === id)!;
+        };
+        await held.reachedP;
+        // The first scenario's group is stored before the stop; the second is in flight.
+        await waitFor(async () => (await count(first!)).trajectories.length === 3, 30_000, 'the first group');
+        await first.stop();
+        first = null;
+        held.release();
+        second = await startServer({ pipeline, databaseUrl });
+        await waitFor(async () => (await count(second!)).status === 'COMPLETED', 30_000, 'the resumed evaluation');
+        const e = await count(second);
+        expect(e.trajectories).toHaveLength(6);
+        expect(new Set(e.trajectories.map((t) => JSON.stringify(t.metadata.group))).size).toBe(2);
+        expect(e.metrics.find((m) => m.name === 'eval/trajectories')?.value).toBe(6);
+        const { run: r } = await second.gql<{ run: { evaluations: Array<{ id: string }> } }, unknown>(
+          `query($id: ID!) { run(id: $id) { evaluations { id } } }`,
+          { id: run.id },
+        );
+        expect(r.evaluations).toHaveLength(1);
+      } finally {
+        held.release();
+        holds.delete('EVAL-RESTART-HOLD');
+        await first?.stop();
+        await second?.stop();
+        await fresh?.drop();
+      }
+    },
+  );
 });
 
 describe('evaluations wait out a training call of their model on a backend that cannot serve both', () => {
