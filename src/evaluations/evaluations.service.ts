@@ -20,7 +20,7 @@ import { CheckpointNotServedError, ConflictError, NotFoundError, RunModeError, V
 import type { EventBus } from '../events/event-bus';
 import type { EvaluationUpdatedEvent } from '../events/topics';
 import type { MetricsService } from '../metrics/metrics.service';
-import { lockGuarded } from '../runs/write-guard';
+import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 
 /** Scenarios of one evaluation at most; each has its own ART group in the evaluation's index range. */
 export const GROUPS_PER_EVALUATION = 1000;
@@ -236,8 +236,9 @@ export class EvaluationsService {
     owner: string,
     summary: Record<string, number>,
     projectName: string,
+    guard?: WriteGuard,
   ): Promise<boolean> {
-    await this.metrics.record(evaluation.runId, [{ step: evaluation.step, values: summary }], undefined, 'eval', {
+    await this.metrics.record(evaluation.runId, [{ step: evaluation.step, values: summary }], guard, 'eval', {
       keepStored: true,
     });
     return this.end(evaluation, owner, 'completed', { metrics: JSON.stringify(summary) }, projectName);

@@ -169,7 +169,7 @@ export class EvaluationRunner {
       if (backend.kind !== 'serverless')
         chat = gated(chat, () => deps.trainingGate.idle(backend.name, model.name, signal));
       const summary = await playHeldOut(ctx, run, chat, plan);
-      await deps.evaluations.complete(running, this.owner, summary, run.projectName);
+      await deps.evaluations.complete(running, this.owner, summary, run.projectName, EVALUATION_GUARD);
     } catch (err) {
       const reason = signal.aborted ? (signal.reason as Stop) : null;
       if (reason === 'shutdown') return void (await deps.evaluations.release(this.owner));
