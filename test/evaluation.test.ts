@@ -18,6 +18,7 @@ import { trajectoriesIn } from './fixtures/openai-sim-replies';
 import { bedConfig, createRun, PROVIDER_KEY, waitDone } from './fixtures/pipeline-bed';
 import { startWandbSim, type WandbSim } from './fixtures/wandb-sim';
 import { startWorkerSim, type WorkerSim } from './fixtures/worker-sim';
+import { spawnServer, type ServerProcess } from './helpers/pipeline';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl } from './helpers/postgres';
 import { pythonSkipReason, pythonWith } from './helpers/python';
 import { startServer, type TestServer } from './helpers/server';
@@ -692,4 +693,87 @@ describe('validation across a restart', () => {
       await second?.stop();
     }
   });
+});
+
+describe('evaluations after SIGKILL', () => {
+  it('an evaluation whose server was killed mid-way resumes on the next start (SQLite), with nothing doubled', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atelier-eval-kill-'));
+    const env = {
+      DATABASE_URL: `sqlite:${join(dir, 'atelier.sqlite')}`,
+      ART_BACKENDS: `gpu1=worker+${worker.url}`,
+      ATELIER_WORKER_TOKEN: TOKEN,
+      OPENAI_BASE_URL: openai.url,
+      OPENAI_API_KEY: PROVIDER_KEY,
+      GENERATOR_MODEL: 'sim-generator',
+      JUDGE_MODEL: 'sim-judge',
+      RETRY_BASE_MS: '20',
+      REQUEST_TIMEOUT_SECONDS: '20',
+    };
+    const call = async <T>(url: string, query: string, variables: Record<string, unknown>): Promise<T> => {
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await res.json()) as { data?: T; errors?: unknown[] };
+      if (body.errors) throw new Error(JSON.stringify(body.errors));
+      return body.data!;
+    };
+    const held = hold('EVAL-KILL-HOLD');
+    let server: ServerProcess | null = await spawnServer(env);
+    try {
+      const created = await call<{ createTrainingRun: { run: { id: string } } }>(
+        server.url,
+        `mutation($i: CreateTrainingRunInput!) { createTrainingRun(input: $i) { ... on CreateTrainingRunPayload { run { id } } } }`,
+        {
+          i: {
+            modelName: 'Qwen/Qwen2.5-1.5B-Instruct',
+            projectName: 'eval-kill',
+            taskDescription: 'Answer customer questions about shipping',
+            numExamples: 4,
+            rolloutsPerGroup: 3,
+            numEpochs: 1,
+            pipeline: { groupsPerStep: 2 },
+          },
+        },
+      );
+      const runId = created.createTrainingRun.run.id;
+      const status = async () =>
+        (
+          await call<{ run: { status: string } }>(server!.url, `query($id: ID!) { run(id: $id) { status } }`, {
+            id: runId,
+          })
+        ).run.status;
+      await waitFor(async () => (await status()) === 'COMPLETED', 60_000, 'the run to complete');
+      const started = await call<Evaluated>(server.url, EVALUATE, {
+        r: runId,
+        step: 1,
+        sc: [{ inputText: 'A scenario that finishes first' }, { inputText: 'EVAL-KILL-HOLD scenario' }],
+      });
+      const id = started.evaluateCheckpoint.evaluation!.id;
+      const evaluation = async (url: string) =>
+        (await call<{ run: { evaluations: EvaluationOut[] } }>(url, EVALUATION, { id: runId })).run.evaluations.find(
+          (e) => e.id === id,
+        )!;
+      await held.reachedP;
+      await waitFor(async () => (await evaluation(server!.url)).trajectories.length === 3, 30_000, 'the first group');
+      await server.kill('SIGKILL');
+      server = null;
+      held.release();
+      server = await spawnServer(env);
+      await waitFor(
+        async () => (await evaluation(server!.url)).status === 'COMPLETED',
+        60_000,
+        'the resumed evaluation',
+      );
+      const e = await evaluation(server.url);
+      expect(e.trajectories).toHaveLength(6);
+      expect(e.metrics.find((m) => m.name === 'eval/trajectories')?.value).toBe(6);
+      expectClose(e.metrics.find((m) => m.name === 'eval/reward')?.value, QUALITY[1]);
+    } finally {
+      held.release();
+      holds.delete('EVAL-KILL-HOLD');
+      await server?.kill('SIGTERM');
+    }
+  }, 120_000);
 });
