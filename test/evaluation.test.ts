@@ -777,3 +777,52 @@ describe('evaluations after SIGKILL', () => {
     }
   }, 120_000);
 });
+
+describe('datasets and evaluation', () => {
+  it("a run on a dataset validates on its VAL split; evaluateCheckpoint(datasetId) takes a dataset's VAL items", async () => {
+    const made = await s.gql<
+      { createDataset: { __typename: string; dataset?: { id: string; uuid: string } } },
+      unknown
+    >(
+      `mutation($items: [ScenarioInput!]!) { createDataset(name: "eval-ds", items: $items) {
+        __typename ... on CreateDatasetPayload { dataset { id uuid } } } }`,
+      {
+        items: [
+          { inputText: 'DS train one' },
+          { inputText: 'DS train two' },
+          { inputText: 'DS train three' },
+          { inputText: 'DS train four' },
+          { inputText: 'DS-VAL held out one', split: 'VAL' },
+          { inputText: 'DS-VAL held out two', split: 'VAL' },
+        ],
+      },
+    );
+    const dataset = made.createDataset.dataset!;
+    const run = await createRun(s, 'eval-ds', {
+      numExamples: undefined,
+      rolloutsPerGroup: 2,
+      datasetId: dataset.id,
+      pipeline: { groupsPerStep: 2, backend: 'gpu1', evalEvery: 1 },
+    });
+    expect((await waitDone(s, run.id, 60_000)).status).toBe('COMPLETED');
+    const d = await details(run.id);
+    expect(d.val.map((p) => p.step)).toEqual([0, 1, 2]);
+    expect(d.valTrajectories.totalCount).toBe(3 * 2 * 2);
+    const started = await evaluate(run.id, 1, undefined, dataset.id);
+    expect(started.__typename).toBe('EvaluateCheckpointPayload');
+    expect((await followEvaluation(started.evaluation!.id)).at(-1)!.status).toBe('COMPLETED');
+    const { run: r } = await s.gql<{ run: { evaluations: Array<{ source: string; scenarioCount: number }> } }, unknown>(
+      `query($id: ID!) { run(id: $id) { evaluations { source scenarioCount } } }`,
+      { id: run.id },
+    );
+    expect(r.evaluations).toEqual([{ source: `dataset:${dataset.uuid}`, scenarioCount: 2 }]);
+    // A dataset without VAL items has nothing to evaluate on.
+    const plain = await s.gql<{ createDataset: { dataset: { id: string } } }, unknown>(
+      `mutation { createDataset(name: "no-val", items: [{ inputText: "only train" }]) { ... on CreateDatasetPayload { dataset { id } } } }`,
+    );
+    expect(await evaluate(run.id, 1, undefined, plain.createDataset.dataset.id)).toMatchObject({
+      __typename: 'ValidationError',
+      issues: [{ field: 'datasetId', rule: 'has_val' }],
+    });
+  });
+});
