@@ -83,3 +83,16 @@ export class RunNoLongerActiveError extends Error {
     this.name = 'RunNoLongerActiveError';
   }
 }
+
+/** The backend cannot serve the checkpoint asked for (the legacy `art run` serves only its latest). */
+export class CheckpointNotServedError extends AtelierError {
+  readonly code = 'CHECKPOINT_NOT_SERVED';
+  constructor(
+    readonly step: number,
+    readonly servedStep: number | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CheckpointNotServedError';
+  }
+}

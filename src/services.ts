@@ -10,6 +10,7 @@ import type { Config } from './config';
 import { DatasetsRepo } from './datasets/datasets.repo';
 import { DatasetsService } from './datasets/datasets.service';
 import type { Database } from './db/data-source';
+import { EvaluationsService } from './evaluations/evaluations.service';
 import type { EventBus } from './events/event-bus';
 import type { Logger } from './logger';
 import { MetricsRepo } from './metrics/metrics.repo';
@@ -28,6 +29,7 @@ export interface Services {
   trajectories: TrajectoriesService;
   metrics: MetricsService;
   checkpoints: CheckpointsService;
+  evaluations: EvaluationsService;
   datasets: DatasetsService;
   events: EventBus;
   pipeline: PipelineRunner;
@@ -69,7 +71,8 @@ export function buildServices(
     metrics: new MetricsService(db, new MetricsRepo(db.reader, db.kind), events),
     checkpoints: new CheckpointsService(db, new CheckpointsRepo(db.reader, db.kind)),
   };
-  const pipelineDeps = createPipelineDeps(config, core, logger, redactor);
+  const evaluations = new EvaluationsService(db, db.reader, events, core.metrics, config.pipeline.artBackends);
+  const pipelineDeps = createPipelineDeps(config, { ...core, evaluations }, logger, redactor);
   runner = new PipelineRunner(pipelineDeps, db);
   const artFolders = new ArtFoldersService(
     db,
@@ -79,5 +82,5 @@ export function buildServices(
     core.trajectories,
     core.checkpoints,
   );
-  return { ...core, artFolders, pipelineDeps, pipeline: runner };
+  return { ...core, evaluations, artFolders, pipelineDeps, pipeline: runner };
 }

@@ -17,6 +17,7 @@ import WebSocket from 'ws';
 
 import { parseKey } from '../src/auth/key-material';
 import { runKeysCli } from '../src/auth/keys-cli';
+import { EvaluationEntity } from '../src/db/entities';
 import { tableChecksums } from './helpers/db-checksum';
 import {
   createPostgresDatabase,
@@ -487,6 +488,30 @@ describe('keys scoped to projects × every door × transports', () => {
   let markerEventId: string;
   const scoped = {} as Record<'alphaReader' | 'alphaBetaWriter' | 'alphaAdmin', { secret: string; id: string }>;
   const missingRun = Buffer.from('TrainingRun:999999').toString('base64url');
+  /** A COMPLETED evaluation of the gamma run, stored once, and an id that matches none. */
+  let gammaEvaluationId: string | null = null;
+  const gammaEvaluation = async () => {
+    gammaEvaluationId ??= await s.app.db.writes.run(async (tx) => {
+      const { identifiers } = await tx.em.getRepository(EvaluationEntity).insert({
+        uuid: randomUUID(),
+        runId: gammaDatabaseId,
+        step: 1,
+        status: 'completed',
+        scenarios: '[{"inputText":"x","context":null}]',
+        source: 'scenarios',
+        modelName: 'gamma@1',
+        metrics: '{"reward":0.5}',
+        error: null,
+        createdAt: new Date().toISOString().replace('Z', '+00:00'),
+        startedAt: null,
+        completedAt: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      });
+      return Buffer.from(`Evaluation:${identifiers[0].id}`).toString('base64url');
+    });
+    return { other: gammaEvaluationId, missing: Buffer.from('Evaluation:999999').toString('base64url') };
+  };
 
   type MadeKey = {
     __typename: string;
@@ -797,6 +822,12 @@ describe('keys scoped to projects × every door × transports', () => {
         { r: ids.gamma },
         'NotFoundError',
       ],
+      [
+        'evaluateCheckpoint',
+        'mutation($r: ID!) { evaluateCheckpoint(runId: $r, step: 1, scenarios: [{ inputText: "x" }]) { __typename } }',
+        { r: ids.gamma },
+        'NotFoundError',
+      ],
     ];
     const failures: string[] = [];
     for (const [field, query, variables, typename] of mutations) {
@@ -849,6 +880,19 @@ describe('keys scoped to projects × every door × transports', () => {
         const missing = await via(transport, s.url, query, { r: missingRun }, key);
         if (errorCode(other) !== 'NOT_FOUND' || errorCode(missing) !== 'NOT_FOUND')
           failures.push(`${what} / ${transport}: ${JSON.stringify(other.result)}`);
+      }
+      // Another project's evaluation is NotFound, as a missing one (the row is written straight in: no pipeline here).
+      const evaluationIds = await gammaEvaluation();
+      for (const e of [evaluationIds.other, evaluationIds.missing]) {
+        const out = await via(
+          transport,
+          s.url,
+          'subscription($e: ID!) { evaluationProgress(evaluationId: $e) { status } }',
+          { e },
+          key,
+        );
+        if (errorCode(out) !== 'NOT_FOUND')
+          failures.push(`evaluationProgress / ${transport}: ${JSON.stringify(out.result)}`);
       }
       const project = await via(
         transport,

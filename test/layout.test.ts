@@ -22,6 +22,7 @@ const LAYERS = [
   'trajectories',
   'metrics',
   'checkpoints',
+  'evaluations',
   'art-folders',
   'auth',
   'security',

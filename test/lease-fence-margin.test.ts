@@ -50,6 +50,8 @@ function harness(ttlMs: number, opts: { claimOnPoll: number; renewalsSucceed: nu
         return: async () => undefined,
       }),
     },
+    // Evaluations are not under test here: the runner binds its evaluation driver and finds none.
+    evaluations: { bind: () => undefined, release: async () => undefined, candidates: async () => [] },
     logger: {
       error: (m: string) => h.logged.push(m),
       warn: (m: string) => h.logged.push(m),

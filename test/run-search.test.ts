@@ -358,8 +358,14 @@ describe('the run identity migration', () => {
     const dir = mkdtempSync(`${tmpdir()}/atelier-summary-migration-`);
     const db = await openDatabase({ kind: 'sqlite', path: `${dir}/m.sqlite` });
     try {
-      // Back to the schema before it, with history stored there; then the migration runs again.
-      await db.writer.undoLastMigration({ transaction: 'each' });
+      // Back to the schema before it (undoing later migrations first), with history stored there; then the migrations run again.
+      for (let undone = ''; undone !== 'RunIdentity1796075000000';) {
+        const [last]: Array<{ name: string }> = await db.writer.query(
+          'SELECT name FROM migrations ORDER BY id DESC LIMIT 1',
+        );
+        await db.writer.undoLastMigration({ transaction: 'each' });
+        undone = last.name;
+      }
       await db.writer.query(
         `INSERT INTO training_runs (id, uuid, status, model_name, project_name, task_description, num_examples, rollouts_per_group, learning_rate, num_epochs, created_at, config, mode)
          VALUES (1, '00000000-0000-4000-8000-000000000001', 'completed', 'm', 'p', 't', 1, 2, 0.00001, 1, '2026-01-01T00:00:00+00:00', '{}', 'tracked')`,

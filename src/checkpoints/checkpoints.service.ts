@@ -1,7 +1,9 @@
 // A run's checkpoints: recorded by the pipeline for every step it trains (under the name the backend
 // serves) or by a TRACKED run's script, listed, and the best one by a history metric as ART picks it.
+import { In, IsNull } from 'typeorm';
+
 import type { Database } from '../db/data-source';
-import { CheckpointEntity, type CheckpointRow } from '../db/entities';
+import { CheckpointEntity, EvaluationEntity, type CheckpointRow } from '../db/entities';
 import { nowStored } from '../db/timestamps';
 import { ConflictError } from '../errors';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
@@ -88,24 +90,51 @@ export class CheckpointsService {
     return { ...best, checkpoint: checkpoint ?? null };
   }
 
-  /** What a retention policy keeps and deletes of the run's live checkpoints now; `inUse`: steps never deleted. */
-  async retentionPlan(
+  /**
+   * Plans retention and marks the doomed checkpoints deleted in one transaction under the run's lock,
+   * leaving out every step a PENDING or RUNNING evaluation uses (read under the same lock, so an
+   * evaluation started meanwhile either sees its checkpoint marked, and is refused, or keeps it). The
+   * caller then deletes on the backend, and unmarks (unmarkDeleted) if that fails.
+   */
+  async reserveRetention(
     runId: number,
     policy: { keepLast: number; keepBest: number; metric: string },
-    inUse: number[] = [],
+    reason: (keep: number[]) => string,
+    guard?: WriteGuard,
   ): Promise<RetentionPlan> {
-    const live = (await this.repo.list(runId, null, 1_000_000)).filter((c) => c.deletedAt === null);
-    const keep = retainedSteps(
-      await this.metricValues(runId, policy.metric),
-      live.map((c) => c.step),
-      policy,
-      inUse,
-    );
-    return { keep, doomed: live.filter((c) => !keep.includes(c.step)) };
+    const values = await this.metricValues(runId, policy.metric);
+    return this.db.writes.run(async (tx) => {
+      await lockGuarded(tx.em, this.db.kind, runId, guard);
+      const live = await tx.em.getRepository(CheckpointEntity).find({ where: { runId, deletedAt: IsNull() } });
+      const inUse = (
+        await tx.em
+          .getRepository(EvaluationEntity)
+          .find({ select: { step: true }, where: { runId, status: In(['pending', 'running']) } })
+      ).map((e) => e.step);
+      const keep = retainedSteps(
+        values,
+        live.map((c) => c.step),
+        policy,
+        inUse,
+      );
+      const doomed = live.filter((c) => !keep.includes(c.step));
+      if (doomed.length)
+        await tx.em
+          .getRepository(CheckpointEntity)
+          .createQueryBuilder()
+          .update()
+          .set({ deletedAt: nowStored(), deletionReason: reason(keep) })
+          .where('run_id = :runId AND step IN (:...steps) AND deleted_at IS NULL', {
+            runId,
+            steps: doomed.map((c) => c.step),
+          })
+          .execute();
+      return { keep, doomed };
+    });
   }
 
-  /** Marks these checkpoints deleted with the reason; one already marked keeps its first mark. */
-  async markDeleted(runId: number, steps: number[], reason: string, guard?: WriteGuard): Promise<void> {
+  /** Takes back marks reserveRetention made when the backend's delete failed (nothing was deleted). */
+  async unmarkDeleted(runId: number, steps: number[], guard?: WriteGuard): Promise<void> {
     if (steps.length === 0) return;
     await this.db.writes.run(async (tx) => {
       await lockGuarded(tx.em, this.db.kind, runId, guard);
@@ -113,8 +142,8 @@ export class CheckpointsService {
         .getRepository(CheckpointEntity)
         .createQueryBuilder()
         .update()
-        .set({ deletedAt: nowStored(), deletionReason: reason })
-        .where('run_id = :runId AND step IN (:...steps) AND deleted_at IS NULL', { runId, steps })
+        .set({ deletedAt: null, deletionReason: null })
+        .where('run_id = :runId AND step IN (:...steps)', { runId, steps })
         .execute();
     });
   }

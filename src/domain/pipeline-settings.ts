@@ -20,6 +20,8 @@ export interface PipelineSettings {
   rollout: RolloutSettings | null;
   /** Which checkpoints to keep after each trained step (ART's delete_checkpoints, generalized); null: keep all. */
   retention: RetentionPolicy | null;
+  /** Validate on the run's VAL scenarios every this many steps (and before the first); null: never. */
+  evalEvery: number | null;
 }
 
 /** How a step's episodes are played (src/rollouts/): one file per kind. */
@@ -54,6 +56,7 @@ export const PIPELINE_DEFAULTS: PipelineSettings = {
   scenarioSource: null,
   rollout: null,
   retention: null,
+  evalEvery: null,
 };
 
 export class MissingSettingError extends AtelierError {

@@ -114,6 +114,7 @@ const TOPICS: TopicName[] = [
   'trajectoriesRecorded',
   'trajectoriesScored',
   'runProgress',
+  'evaluationUpdated',
 ];
 
 export async function createEventBus(options: EventBusOptions): Promise<EventBus> {

@@ -36,8 +36,13 @@ export interface TrajectoriesScoredEvent {
   trajectoryIds: number[];
 }
 
+/** What a pipeline run is doing within its step: VALIDATE runs under the run's status of the moment (no status of its own). */
+export type PipelineStage = 'collect' | 'score' | 'train' | 'validate';
+
 export interface RunProgressEvent {
   runId: number;
+  /** collect, score, train, or validate (its counters are then the validation's rollouts and judge calls). */
+  stage: PipelineStage;
   step: number;
   totalSteps: number;
   epoch: number;
@@ -50,11 +55,25 @@ export interface RunProgressEvent {
   at: string;
 }
 
+/** An evaluation's status or progress changed (evaluateCheckpoint). */
+export interface EvaluationUpdatedEvent {
+  evaluationId: number;
+  runId: number;
+  projectName: string;
+  status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+  rolloutsDone: number;
+  rolloutsTotal: number;
+  judgeCallsDone: number;
+  judgeCallsTotal: number;
+  at: string;
+}
+
 export interface Topics {
   runStatus: RunStatusEvent;
   metricsRecorded: MetricsRecordedEvent;
   trajectoriesRecorded: TrajectoriesRecordedEvent;
   trajectoriesScored: TrajectoriesScoredEvent;
   runProgress: RunProgressEvent;
+  evaluationUpdated: EvaluationUpdatedEvent;
 }
 export type TopicName = keyof Topics;

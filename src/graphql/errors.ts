@@ -1,6 +1,7 @@
 // The typed errors clients handle, every one of them: each implements `interface Error { message }`.
 import { MissingSettingError } from '../domain/pipeline-settings';
 import {
+  CheckpointNotServedError,
   ConflictError,
   IllegalTransitionError,
   NotFoundError,
@@ -84,4 +85,15 @@ builder.objectType(RunModeError, {
     "The run is of the wrong mode for this operation: recordTrajectories, recordMetrics and transitionRun write only into TRACKED runs (a PIPELINE run's records are Atelier's own; cancelTrainingRun still stops it). Nothing was changed.",
   interfaces: [ErrorInterface],
   fields: (t) => ({ mode: t.field({ type: RunModeEnum, description: "The run's mode.", resolve: (e) => e.mode }) }),
+});
+
+builder.objectType(CheckpointNotServedError, {
+  name: 'CheckpointNotServedError',
+  description:
+    "The run's backend cannot serve that checkpoint: the legacy `art run` server serves only its latest. Nothing was changed.",
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    step: t.exposeInt('step', { description: 'The checkpoint asked for.' }),
+    servedStep: t.exposeInt('servedStep', { nullable: true, description: 'The one it serves.' }),
+  }),
 });

@@ -13,6 +13,7 @@ import '../runs/run-summary.graphql';
 import '../trajectories/trajectories.graphql';
 import '../metrics/metrics.graphql';
 import '../checkpoints/checkpoints.graphql';
+import '../evaluations/evaluations.graphql';
 import '../pipeline/pipeline.graphql';
 import '../pipeline/queue.graphql';
 import '../auth/api-keys.graphql';

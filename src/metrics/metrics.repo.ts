@@ -181,6 +181,11 @@ export class MetricsRepo {
     return buckets;
   }
 
+  /** Whether the history holds a value of this name at a split and step. */
+  async hasValue(runId: number, split: string, step: number, name: string): Promise<boolean> {
+    return (await this.ds.getRepository(MetricValueEntity).countBy({ runId, split, step, name })) > 0;
+  }
+
   /** How many train points a run has, and its last train step (-1 when none): a resume checks the backend against it. */
   async recorded(runId: number): Promise<{ count: number; lastStep: number }> {
     const row: { n: string | number; last: string | number | null } | undefined = await this.ds

@@ -221,6 +221,11 @@ export class MetricsService {
   }
 
   /** How many train history points the run has and its last step (-1 when none). */
+  /** Whether the history holds a value of this name at a split and step (a finished validation's mark). */
+  hasValue(runId: number, split: string, step: number, name: string): Promise<boolean> {
+    return this.repo.hasValue(runId, split, step, name);
+  }
+
   recorded(runId: number): Promise<{ count: number; lastStep: number }> {
     return this.repo.recorded(runId);
   }

@@ -7,6 +7,7 @@ import { iterateDataset, totalSteps } from '../domain/dataset';
 import { pipelineSettingsOf, type PipelineSettings } from '../domain/pipeline-settings';
 import type { TrainingStatus } from '../domain/status-machine';
 import { ConflictError, IllegalTransitionError, RunNoLongerActiveError } from '../errors';
+import type { ChatClient } from '../providers/chat';
 import { AbortedError } from '../providers/http';
 import type { TrainingRun } from '../runs/run.model';
 import type { WriteGuard } from '../runs/write-guard';
@@ -14,6 +15,7 @@ import type { PipelineDeps } from './deps';
 import { collect, rolloutFor } from './stages/collect';
 import type { StageContext, StepProgress } from './stages/context';
 import { generate } from './stages/generate';
+import { playHeldOut } from './stages/held-out';
 import { retain } from './stages/retain';
 import { score } from './stages/score';
 import { finishStep, train, whyNothingToTrain } from './stages/train';
@@ -38,6 +40,7 @@ export class RunExecution {
   private totalSteps = 0;
   /** One object for the whole run, reset at each step: the stages update it through their context. */
   private readonly progress: StepProgress = {
+    stage: 'collect',
     step: 0,
     epoch: 0,
     rolloutsDone: 0,
@@ -105,8 +108,10 @@ export class RunExecution {
     if (run.status === 'generating') await generate(ctx, run);
     run = await this.load();
     // Held-out (val) inputs are never trained on.
-    const items = (await this.deps.runs.taskInputs(run.id))
-      .filter((t) => t.split !== 'val')
+    const inputs = await this.deps.runs.taskInputs(run.id);
+    const items = inputs.filter((t) => t.split !== 'val').map((t) => ({ inputText: t.inputText, context: t.context }));
+    const valItems = inputs
+      .filter((t) => t.split === 'val')
       .map((t) => ({ inputText: t.inputText, context: t.context }));
     this.totalSteps = totalSteps(items.length, settings.groupsPerStep, run.numEpochs, run.maxSteps);
 
@@ -142,7 +147,11 @@ export class RunExecution {
     })) {
       run = await this.load();
       const resumeAt = run.currentStep === batch.step ? run.status : null;
+      // Validation first, on the checkpoint this step starts from (ART's examples: `if step % eval_every == 0`).
+      await this.validate(ctx, run, batch.step, valItems, chat, inference.modelName(backendStep));
+      run = await this.load();
       Object.assign(this.progress, {
+        stage: 'collect',
         step: batch.step,
         epoch: batch.epoch,
         rolloutsDone: 0,
@@ -159,10 +168,14 @@ export class RunExecution {
         run = await this.transition('scoring');
       }
       if (resumeAt !== 'training') {
+        this.progress.stage = 'score';
         await score(ctx, batch.step);
         run = await this.transition('training');
       }
-      const outcome = await train(ctx, backend, model, run, batch.step, backendStep);
+      this.progress.stage = 'train';
+      const outcome = await this.deps.trainingGate.during(backend.name, model.name, () =>
+        train(ctx, backend, model, run, batch.step, backendStep),
+      );
       if (outcome.groups === 0) untrained.push(`step ${batch.step}: ${await whyNothingToTrain(ctx, batch.step)}`);
       else if (outcome.step <= backendStep)
         untrained.push(
@@ -172,8 +185,13 @@ export class RunExecution {
         await this.recordCheckpoint(backend, inference.modelName(outcome.step), outcome.step);
       backendStep = outcome.step;
       await finishStep(ctx, batch.step, batch.epoch, outcome.lines);
+      // Never a checkpoint an evaluation is using (pending or running): checked under the run's lock.
       await retain(ctx, backend, model);
     }
+
+    // The last checkpoint too, when the cadence lands on it.
+    if (backendStep > 0)
+      await this.validate(ctx, await this.load(), backendStep, valItems, chat, inference.modelName(backendStep));
 
     // The backend's step counts the checkpoints trained for this run's model: none means the run
     // trained nothing, which is a failure with its causes, never a quiet COMPLETED.
@@ -195,6 +213,41 @@ export class RunExecution {
     const path = rest[run.status] ?? [];
     for (const to of path) await this.transition(to, 'nothing left to train');
     await this.transition('completed', completedReason, { trainedModelName: model.name });
+  }
+
+  /**
+   * VALIDATE at `step` when evalEvery says so: the checkpoint of that step plays the run's VAL
+   * scenarios (split `val`), scored, and the `val/*` summary is recorded at that step. Its
+   * `exception_rate` marks it done: a restart skips a finished validation and redoes an interrupted
+   * one from scratch (its partial trajectories removed first), so none is ever doubled. It runs
+   * under the run's status of the moment: no status of its own.
+   */
+  private async validate(
+    ctx: StageContext,
+    run: TrainingRun,
+    step: number,
+    items: Array<{ inputText: string; context: Record<string, unknown> | null }>,
+    chat: ChatClient,
+    servedName: string,
+  ): Promise<void> {
+    const every = ctx.settings.evalEvery;
+    if (!every || items.length === 0 || step % every !== 0) return;
+    if (await this.deps.metrics.hasValue(run.id, 'val', step, 'exception_rate')) return;
+    const guard = this.guard(run.status);
+    await this.deps.trajectories.deleteStep(run.id, step, guard, 'val');
+    Object.assign(this.progress, { stage: 'validate', step, gradientStepsDone: 0, gradientStepsTotal: null });
+    const summary = await playHeldOut(ctx, run, chat, {
+      split: 'val',
+      step,
+      items,
+      groupOffset: 0,
+      episodeKey: 'atelier-val-episode',
+      model: servedName,
+      guard,
+      who: 'val_judge',
+    });
+    await this.deps.metrics.record(run.id, [{ step, values: summary }], guard, 'val');
+    this.touch();
   }
 
   /** The checkpoint a trained step made, under the name its backend serves (kept once, also across a resume). */

@@ -2,6 +2,7 @@
 import { backendRegistry } from '../backends';
 import type { CheckpointsService } from '../checkpoints/checkpoints.service';
 import type { Config } from '../config';
+import type { EvaluationsService } from '../evaluations/evaluations.service';
 import type { EventBus } from '../events/event-bus';
 import type { Logger } from '../logger';
 import type { MetricsService } from '../metrics/metrics.service';
@@ -10,6 +11,7 @@ import type { RunsService } from '../runs/runs.service';
 import type { Redactor } from '../security/redact';
 import type { TrajectoriesService } from '../trajectories/trajectories.service';
 import type { PipelineDeps } from './deps';
+import { TrainingGate } from './training-gate';
 
 export function createPipelineDeps(
   config: Config,
@@ -18,6 +20,7 @@ export function createPipelineDeps(
     trajectories: TrajectoriesService;
     metrics: MetricsService;
     checkpoints: CheckpointsService;
+    evaluations: EvaluationsService;
     events: EventBus;
   },
   logger: Logger,
@@ -30,6 +33,7 @@ export function createPipelineDeps(
     ...services,
     config: p,
     logger,
+    trainingGate: new TrainingGate(),
     backend: backendRegistry(p),
     chat: (baseUrl, apiKey, what) => new ChatClient({ baseUrl, apiKey, timeoutMs: p.requestTimeoutMs, retry, what }),
     redact: (text) => redactor.text(text),

@@ -10,6 +10,7 @@ import type { BoundedIterator } from '../events/bounded-iterator';
 import type { RunStatusEvent } from '../events/topics';
 import type { TrainingRun } from '../runs/run.model';
 import type { PipelineDeps } from './deps';
+import { EvaluationRunner } from './evaluation-runner';
 import { RunExecution } from './execution';
 import { LeaseFence, Leases } from './leases';
 
@@ -24,12 +25,16 @@ export class PipelineRunner {
   private ticking: Promise<void> | null = null;
   private stopped = true;
   private statusEvents: BoundedIterator<RunStatusEvent> | null = null;
+  /** Evaluations of checkpoints (evaluateCheckpoint), driven beside the runs. */
+  readonly evaluations: EvaluationRunner;
 
   constructor(
     private readonly deps: PipelineDeps,
     private readonly db: Database,
   ) {
     this.leases = new Leases(db, deps.config.instanceId, deps.config.leaseTtlMs);
+    this.evaluations = new EvaluationRunner(deps, this.leases.owner, db.kind === 'sqlite');
+    deps.evaluations.bind(this.evaluations);
   }
 
   /** Whether this server can run pipelines (its settings are configured). */
@@ -64,6 +69,7 @@ export class PipelineRunner {
     this.watchStatus();
     this.renewTimer = setInterval(() => void this.renewAll(), this.renewEveryMs);
     this.wake();
+    await this.evaluations.start();
   }
 
   /** Looks for work now (a run was created or one finished). */
@@ -187,6 +193,9 @@ export class PipelineRunner {
    * RunsService.cancel calls this after the run is CANCELLED, so nothing is written after it answers.
    */
   async stopExecution(runId: number): Promise<void> {
+    // A cancelled run's evaluations are cancelled before the cancel answers.
+    const run = await this.deps.runs.find(runId);
+    if (run?.status === 'cancelled') await this.evaluations.cancelRun(runId, run.projectName);
     const running = this.executing.get(runId);
     if (!running) return;
     running.execution.stop('cancel');
@@ -202,5 +211,6 @@ export class PipelineRunner {
     for (const { execution } of this.executing.values()) execution.stop('shutdown');
     await Promise.all([...this.executing.values()].map((e) => e.done));
     await this.statusEvents?.return();
+    await this.evaluations.stop();
   }
 }

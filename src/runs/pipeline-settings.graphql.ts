@@ -1,8 +1,21 @@
 // The GraphQL input for a pipeline run's own settings.
 import { z } from 'zod';
 
+import { SCENARIO_LIMITS } from '../domain/scenarios';
 import { builder } from '../graphql/builder';
-import { text } from '../graphql/json-rules';
+import { jsonObject, text } from '../graphql/json-rules';
+
+export const EvalScenarioInput = builder.inputType('EvalScenarioInput', {
+  description:
+    "A held-out scenario to evaluate on, as the seed's TaskInput: the text the agent gets and a context object (an answer to check, ids, anything the environment needs). Never trained on.",
+  fields: (t) => ({
+    inputText: t.string({
+      required: true,
+      validate: { schema: z.string().max(SCENARIO_LIMITS.inputText) },
+    }),
+    context: t.field({ type: 'JSON', validate: { schema: jsonObject(SCENARIO_LIMITS.contextBytes) } }),
+  }),
+});
 
 export const RolloutKindEnum = builder.enumType('RolloutKind', {
   description: 'How a pipeline run plays its episodes (src/rollouts/, docs/ENVIRONMENTS.md).',
@@ -123,6 +136,16 @@ export const PipelineSettingsInput = builder.inputType('PipelineSettingsInput', 
     retention: t.field({
       type: RetentionInput,
       description: 'Delete checkpoints after each trained step, keeping the latest and the best. Default: keep all.',
+    }),
+    evalEvery: t.int({
+      description:
+        "Validate every this many steps, and before the first (as ART's examples do): the current checkpoint plays the run's VAL scenarios (evalScenarios, the VAL ones of scenarios, or the dataset's VAL split) with the run's rollout kind, scored by the environment or RULER; `val/*` metrics are recorded at that step and the trajectories under split `val`, never trained on. Default: never.",
+      validate: { schema: z.number().int().min(1).max(100_000) },
+    }),
+    evalScenarios: t.field({
+      type: [EvalScenarioInput],
+      description: "Held-out scenarios for evalEvery, stored as the run's VAL inputs (run.taskInputs).",
+      validate: { maxLength: SCENARIO_LIMITS.items },
     }),
   }),
 });

@@ -40,9 +40,25 @@ const RunStatusEventRef = builder.objectRef<RunStatusEvent>('RunStatusEvent').im
   }),
 });
 
+const PipelineStageEnum = builder.enumType('PipelineStage', {
+  description:
+    'What a pipeline run is doing within its step. VALIDATE (evalEvery) has no TrainingStatus of its own: the run keeps the status it had (GENERATING before the first step, TRAINING between steps).',
+  values: {
+    COLLECT: { value: 'collect', description: 'Rollouts of the step (status COLLECTING).' },
+    SCORE: { value: 'score', description: 'RULER scoring the step (status SCORING).' },
+    TRAIN: { value: 'train', description: 'Training on the step (status TRAINING).' },
+    VALIDATE: {
+      value: 'validate',
+      description:
+        "Rollouts of the VAL scenarios on the current checkpoint and their scoring; rolloutsDone/rolloutsTotal and judgeCallsDone/judgeCallsTotal count the validation's.",
+    },
+  } as const,
+});
+
 const RunProgressRef = builder.objectRef<RunProgressEvent>('RunProgress').implement({
   description: "A pipeline run's progress within its current step.",
   fields: (t) => ({
+    stage: t.field({ type: PipelineStageEnum, resolve: (e) => e.stage ?? 'collect' }),
     run: t.field({
       type: TrainingRunRef,
       resolve: (e, _a, ctx) => ctx.services.runs.get(e.runId, ctx.loaders.runById),

@@ -439,6 +439,13 @@ builder.mutationFields((t) => ({
         {
           ...input,
           config: input.config as Record<string, unknown> | null | undefined,
+          pipeline: input.pipeline && {
+            ...input.pipeline,
+            evalScenarios: input.pipeline.evalScenarios?.map((s) => ({
+              inputText: s.inputText,
+              context: (s.context as Record<string, unknown> | null | undefined) ?? null,
+            })),
+          },
           scenarios: input.scenarios?.map((s) => ({
             inputText: s.inputText,
             context: (s.context as Record<string, unknown> | null | undefined) ?? null,

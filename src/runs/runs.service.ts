@@ -74,7 +74,12 @@ export interface CreateRunInput {
   /** Default PIPELINE, as the schema documents. */
   mode?: RunMode | null;
   /** A PIPELINE run's own settings; omitted ones take their defaults. */
-  pipeline?: { [K in keyof PipelineSettings]?: PipelineSettings[K] | null } | null;
+  pipeline?:
+    | ({ [K in keyof PipelineSettings]?: PipelineSettings[K] | null } & {
+        /** Held-out scenarios validated every evalEvery steps: stored as the run's VAL inputs, never trained on. */
+        evalScenarios?: Array<{ inputText: string; context?: Record<string, unknown> | null }> | null;
+      })
+    | null;
   name?: string | null;
   notes?: string | null;
   tags?: string[] | null;
@@ -91,6 +96,31 @@ export interface RunIdentityChanges {
   notes?: string | null;
   tags?: string[] | null;
   group?: string | null;
+}
+
+/**
+ * The run's inputs with its evalScenarios added as VAL ones (checked against the scenario limits); a
+ * run that validates (evalEvery) must have VAL scenarios to validate on.
+ */
+function withEvalScenarios(
+  scenarios: Scenario[] | null,
+  evalScenarios: Array<{ inputText: string; context?: Record<string, unknown> | null }> | null,
+  evalEvery: number | null,
+): Scenario[] | null {
+  let out = scenarios;
+  if (evalScenarios) {
+    const given = evalScenarios.map((s) => ({ inputText: s.inputText, context: s.context ?? null }));
+    checkScenarios(given, 'input.pipeline.evalScenarios');
+    out = [...(scenarios ?? []), ...given.map((s) => ({ ...s, split: 'val' as const }))];
+    checkScenarios(out, 'input.pipeline.evalScenarios');
+  }
+  if (evalEvery !== null && !out?.some((s) => s.split === 'val'))
+    throw ValidationError.of(
+      'input.pipeline.evalEvery',
+      'needs_val_scenarios',
+      'validating needs held-out scenarios: give pipeline.evalScenarios, VAL scenarios, or a dataset with a VAL split',
+    );
+  return out;
 }
 
 /** Tags as stored: each once, in the order given. */
@@ -252,9 +282,8 @@ export class RunsService {
     let backend: string | null = null;
     let scenarios: Scenario[] | null = null;
     if (mode === 'pipeline') {
-      const settings: Partial<PipelineSettings> = Object.fromEntries(
-        Object.entries(input.pipeline ?? {}).filter(([, v]) => v != null),
-      );
+      const { evalScenarios, ...own } = input.pipeline ?? {};
+      const settings: Partial<PipelineSettings> = Object.fromEntries(Object.entries(own).filter(([, v]) => v != null));
       checkServerSettings(this.pipeline, settings);
       checkRolloutSettings(settings.rollout);
       if (settings.rollout)
@@ -277,6 +306,7 @@ export class RunsService {
           );
         input = { ...input, numExamples: train };
       }
+      scenarios = withEvalScenarios(scenarios, evalScenarios ?? null, settings.evalEvery ?? null);
       config = { ...config, pipeline: settings };
     } else if (input.pipeline) {
       throw ValidationError.of('input.pipeline', 'pipeline_only', 'pipeline settings apply to PIPELINE runs only');
@@ -440,12 +470,15 @@ export class RunsService {
     await this.db.writes.run(async (tx) => {
       const row = await lockGuarded(tx.em, this.db.kind, runId, guard);
       if (inputs) {
-        await tx.em.getRepository(TaskInputEntity).delete({ runId });
-        await insertTaskInputs(
-          tx,
-          runId,
-          inputs.map((i) => ({ ...i, split: 'train' })),
-        );
+        // The held-out VAL inputs (evalScenarios) stay, after the generated TRAIN ones that replace the old.
+        const repo = tx.em.getRepository(TaskInputEntity);
+        const kept = (await repo.find({ where: { runId, split: 'val' }, order: { position: 'ASC' } })).map((r) => ({
+          inputText: r.inputText,
+          context: r.context ? (JSON.parse(r.context) as Record<string, unknown>) : null,
+          split: 'val' as const,
+        }));
+        await repo.delete({ runId });
+        await insertTaskInputs(tx, runId, [...inputs.map((i) => ({ ...i, split: 'train' as const })), ...kept]);
       }
       if (systemPrompt !== null && systemPrompt !== row.systemPrompt) await updateRun(tx.em, runId, { systemPrompt });
     });

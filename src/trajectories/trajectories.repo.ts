@@ -1,7 +1,7 @@
 // Queries over trajectories: keyset pages of one run's trajectories, loads by id, and the insert
 // that recording uses inside its write transaction.
 import type BetterSqlite3 from 'better-sqlite3';
-import { In, type DataSource, type EntityManager, type EntityMetadata } from 'typeorm';
+import { Between, In, type DataSource, type EntityManager, type EntityMetadata } from 'typeorm';
 
 import type { DbKind } from '../db/data-source';
 import {
@@ -105,10 +105,19 @@ export class TrajectoriesRepo {
   }
 
   /** A step's train trajectories in the order they were stored, raw choices included (the pipeline's working set). */
-  forStep(runId: number, step: number): Promise<TrajectoryRow[]> {
+  forStep(runId: number, step: number, split = 'train'): Promise<TrajectoryRow[]> {
+    return this.ds.getRepository(TrajectoryEntity).find({ where: { runId, step, split }, order: { id: 'ASC' } });
+  }
+
+  /** The trajectories of a split and step whose ART groups have an index in [from, to]. */
+  async inGroups(runId: number, split: string, step: number, from: number, to: number): Promise<TrajectoryRow[]> {
+    const groups = await this.ds
+      .getRepository(TrajectoryGroupEntity)
+      .find({ select: { id: true }, where: { runId, split, step, groupIndex: Between(from, to) } });
+    if (groups.length === 0) return [];
     return this.ds
       .getRepository(TrajectoryEntity)
-      .find({ where: { runId, step, split: 'train' }, order: { id: 'ASC' } });
+      .find({ where: { runId, groupId: In(groups.map((g) => g.id)) }, order: { id: 'ASC' } });
   }
 
   async artOf(ids: readonly number[]): Promise<Map<number, string>> {

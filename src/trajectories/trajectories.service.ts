@@ -3,7 +3,7 @@
 // Reads hand out Trajectory models, except the pipeline's working set (raw choices included).
 import { randomUUID } from 'node:crypto';
 
-import { In, type EntityManager } from 'typeorm';
+import { Between, In, type EntityManager } from 'typeorm';
 
 import type { Database } from '../db/data-source';
 import {
@@ -187,8 +187,13 @@ export class TrajectoriesService {
   }
 
   /** A step's train trajectories as stored, raw choices included: the pipeline's working set, not a model. */
-  forStep(runId: number, step: number): Promise<TrajectoryRow[]> {
-    return this.repo.forStep(runId, step);
+  forStep(runId: number, step: number, split = 'train'): Promise<TrajectoryRow[]> {
+    return this.repo.forStep(runId, step, split);
+  }
+
+  /** The trajectories of a split and step whose ART group index is in [from, to] (an evaluation's). */
+  inGroups(runId: number, split: string, step: number, from: number, to: number): Promise<TrajectoryRow[]> {
+    return this.repo.inGroups(runId, split, step, from, to);
   }
 
   /** ART JSON of these trajectories where it was recorded as such, by id. */
@@ -418,12 +423,15 @@ export class TrajectoriesService {
       await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(TrajectoryEntity);
       const steps = new Set<number | null>();
+      /** The (split, step)s touched, as `split\u0000step`: a val or eval log's history point follows its scores too. */
+      const splitSteps = new Set<string>();
       for (const u of updates) {
         const row = await repo.findOneBy({ id: u.id, runId });
         if (!row) throw new NotFoundError('Trajectory', String(u.id));
         const metadata = { ...parseJsonObject(row.metadata), ...u.metadata };
         await repo.update({ id: u.id }, { reward: u.reward, metadata: JSON.stringify(metadata) });
         steps.add(row.step);
+        if (row.step !== null) splitSteps.add(`${row.split}\u0000${row.step}`);
         // A trajectory stored as ART data carries the score in its ART JSON too, as ART's own dump would.
         if (row.groupId !== null && u.reward !== null) {
           const art = await tx.em.getRepository(TrajectoryArtEntity).findOneBy({ trajectoryId: u.id });
@@ -437,24 +445,39 @@ export class TrajectoriesService {
         }
       }
       if (updates.length === 0) return;
-      await refreshStepStats(
-        tx.em,
-        runId,
-        [...steps].filter((s): s is number => s !== null).map((s) => ({ split: 'train', step: s })),
-      );
+      await refreshStepSplits(tx.em, runId, splitSteps);
       const step = steps.size === 1 ? [...steps][0] : null;
       const trajectoryIds = updates.map((u) => u.id).sort((a, b) => a - b);
       tx.afterCommit(() => this.events.publish('trajectoriesScored', { runId, step, trajectoryIds }));
     });
   }
 
-  /** Removes the trajectories of an interrupted pipeline step so it can be redone cleanly. */
-  async deleteStep(runId: number, step: number, guard: WriteGuard): Promise<number> {
+  /**
+   * Removes the trajectories of an interrupted pipeline step (or validation: split `val`) so it can be
+   * redone cleanly; with `groupIndexes`, only those of the ART groups with an index in that range (an
+   * interrupted evaluation's).
+   */
+  async deleteStep(
+    runId: number,
+    step: number,
+    guard: WriteGuard,
+    split = 'train',
+    groupIndexes?: { from: number; to: number },
+  ): Promise<number> {
     return this.db.writes.run(async (tx) => {
       const run = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(TrajectoryEntity);
-      const rows = await repo.find({ select: { id: true }, where: { runId, step, split: 'train' } });
-      const groups = await tx.em.getRepository(TrajectoryGroupEntity).findBy({ runId, split: 'train', step });
+      const groups = await tx.em.getRepository(TrajectoryGroupEntity).findBy({
+        runId,
+        split,
+        step,
+        ...(groupIndexes ? { groupIndex: Between(groupIndexes.from, groupIndexes.to) } : {}),
+      });
+      const rows = groupIndexes
+        ? groups.length
+          ? await repo.find({ select: { id: true }, where: { runId, groupId: In(groups.map((g) => g.id)) } })
+          : []
+        : await repo.find({ select: { id: true }, where: { runId, step, split } });
       const removed = rows.length;
       if (removed === 0 && groups.length === 0) return 0;
       await deleteGroupRows(
@@ -463,8 +486,17 @@ export class TrajectoriesService {
         groups.map((g) => g.id),
       );
       await addToTrajectoryTotal(tx.em, run, -removed);
-      await refreshStepStats(tx.em, runId, [{ split: 'train', step }]);
+      await refreshStepStats(tx.em, runId, [{ split, step }]);
       return removed;
     });
   }
+}
+
+/** Refreshes the history points of these (split, step)s, given as `split\u0000step`. */
+async function refreshStepSplits(em: EntityManager, runId: number, keys: Set<string>): Promise<void> {
+  const pairs = [...keys].map((k) => {
+    const at = k.lastIndexOf('\u0000');
+    return { split: k.slice(0, at), step: Number(k.slice(at + 1)) };
+  });
+  if (pairs.length) await refreshStepStats(em, runId, pairs);
 }

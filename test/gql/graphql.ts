@@ -55,6 +55,12 @@ export type DatasetSplitsInput = {
   valFraction?: number | null | undefined;
 };
 
+/** A held-out scenario to evaluate on, as the seed's TaskInput: the text the agent gets and a context object (an answer to check, ids, anything the environment needs). Never trained on. */
+export type EvalScenarioInput = {
+  context?: unknown;
+  inputText: string;
+};
+
 /** An inclusive range; either end may be left open. */
 export type FloatRange = {
   max?: number | null | undefined;
@@ -83,6 +89,10 @@ export type OrderDirection =
 export type PipelineSettingsInput = {
   /** The ART backend to train on, by name (ART_BACKENDS). Default: the first. */
   backend?: string | null | undefined;
+  /** Validate every this many steps, and before the first (as ART's examples do): the current checkpoint plays the run's VAL scenarios (evalScenarios, the VAL ones of scenarios, or the dataset's VAL split) with the run's rollout kind, scored by the environment or RULER; `val/*` metrics are recorded at that step and the trajectories under split `val`, never trained on. Default: never. */
+  evalEvery?: number | null | undefined;
+  /** Held-out scenarios for evalEvery, stored as the run's VAL inputs (run.taskInputs). */
+  evalScenarios?: Array<EvalScenarioInput> | null | undefined;
   /** Writes the inputs and system prompt. Default: GENERATOR_MODEL. */
   generatorModel?: string | null | undefined;
   /** Inputs (groups) per training step. Default 2. */

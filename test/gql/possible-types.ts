@@ -7,6 +7,7 @@
       const result: PossibleTypesResultData = {
   "possibleTypes": {
     "Error": [
+      "CheckpointNotServedError",
       "ConflictError",
       "IllegalTransitionError",
       "MissingSettingError",
@@ -41,6 +42,14 @@
       "ConflictError",
       "DeleteTrainingRunPayload",
       "NotFoundError",
+      "ValidationError"
+    ],
+    "MutationEvaluateCheckpointResult": [
+      "CheckpointNotServedError",
+      "ConflictError",
+      "EvaluateCheckpointPayload",
+      "NotFoundError",
+      "RunModeError",
       "ValidationError"
     ],
     "MutationRecordCheckpointResult": [

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
+import { EvaluateForm, Evaluations } from './evaluations';
 import { fmtTime } from './format';
 import { CHECKPOINTS, type BestCheckpoint, type Checkpoint, type CheckpointsData } from './queries';
 
@@ -13,7 +14,18 @@ const FIRST = ['val/reward', 'train/reward', 'loss/train'];
 
 const fmt = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
-export function Checkpoints({ runId, version }: { runId: string; version: number }) {
+export function Checkpoints({
+  runId,
+  version,
+  canEvaluate = false,
+}: {
+  runId: string;
+  version: number;
+  /** A PIPELINE run's kept checkpoints get an Evaluate button. */
+  canEvaluate?: boolean;
+}) {
+  const [evaluating, setEvaluating] = useState<number | null>(null);
+  const [evaluationsVersion, setEvaluationsVersion] = useState(0);
   const [rows, setRows] = useState<Checkpoint[] | null>(null);
   const [best, setBest] = useState<{ metric: string; best: BestCheckpoint } | null>(null);
   const [more, setMore] = useState(false);
@@ -85,53 +97,87 @@ export function Checkpoints({ runId, version }: { runId: string; version: number
       {rows.length === 0 ? (
         <p class="muted">None yet: the pipeline records one for each step it trains; scripts call recordCheckpoint.</p>
       ) : (
-        <table class="runs checkpoints" aria-label="checkpoints">
-          <thead>
-            <tr>
-              <th class="num">Step</th>
-              <th>Name</th>
-              <th>Metrics</th>
-              <th>Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((c) => {
-              const isBest = best?.best.checkpoint != null && best.best.step === c.step;
-              return (
-                <tr
-                  key={c.step}
-                  data-step={c.step}
-                  data-best={isBest ? 'true' : undefined}
-                  class={`${isBest ? 'best' : ''} ${c.deletedAt ? 'deleted' : ''}`}
-                >
-                  <td class="num">{c.step}</td>
-                  <td class="model">
-                    {c.name}
-                    {isBest && <span class="badge badge-best">best {best!.metric}</span>}
-                    {c.uri && <div class="muted small uri">{c.uri}</div>}
-                    {c.deletedAt && (
-                      <div class="muted small">
-                        deleted {fmtTime(c.deletedAt)}
-                        {c.deletionReason ? ` — ${c.deletionReason}` : ''}
-                      </div>
+        <div class="table-wrap">
+          <table class="runs checkpoints" aria-label="checkpoints">
+            <thead>
+              <tr>
+                <th class="num">Step</th>
+                <th>Name</th>
+                <th>Metrics</th>
+                <th class="wide-only">Created</th>
+                {canEvaluate && <th>Evaluate</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((c) => {
+                const isBest = best?.best.checkpoint != null && best.best.step === c.step;
+                return (
+                  <tr
+                    key={c.step}
+                    data-step={c.step}
+                    data-best={isBest ? 'true' : undefined}
+                    class={`${isBest ? 'best' : ''} ${c.deletedAt ? 'deleted' : ''}`}
+                  >
+                    <td class="num">{c.step}</td>
+                    <td class="model">
+                      {c.name}
+                      {isBest && <span class="badge badge-best">best {best!.metric}</span>}
+                      {c.uri && <div class="muted small uri">{c.uri}</div>}
+                      {c.deletedAt && (
+                        <div class="muted small">
+                          deleted {fmtTime(c.deletedAt)}
+                          {c.deletionReason ? ` — ${c.deletionReason}` : ''}
+                        </div>
+                      )}
+                    </td>
+                    <td class="small">
+                      {ordered(c)
+                        .map((m) => `${m.name} ${fmt(m.value)}`)
+                        .join(' · ') || '–'}
+                    </td>
+                    <td class="muted wide-only">{fmtTime(c.createdAt)}</td>
+                    {canEvaluate && (
+                      <td>
+                        {!c.deletedAt && (
+                          <button
+                            type="button"
+                            aria-label={`Evaluate checkpoint ${c.step}`}
+                            onClick={() => setEvaluating(c.step)}
+                          >
+                            Evaluate
+                          </button>
+                        )}
+                      </td>
                     )}
-                  </td>
-                  <td class="small">
-                    {ordered(c)
-                      .map((m) => `${m.name} ${fmt(m.value)}`)
-                      .join(' · ') || '–'}
-                  </td>
-                  <td class="muted">{fmtTime(c.createdAt)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
       {more && (
         <button type="button" onClick={() => void loadMore()}>
           More checkpoints
         </button>
+      )}
+      {evaluating !== null && (
+        <EvaluateForm
+          runId={runId}
+          step={evaluating}
+          onClose={() => setEvaluating(null)}
+          onStarted={() => {
+            setEvaluating(null);
+            setEvaluationsVersion((v) => v + 1);
+          }}
+        />
+      )}
+      {canEvaluate && (
+        <Evaluations
+          runId={runId}
+          version={version + evaluationsVersion}
+          onChange={() => setEvaluationsVersion((v) => v + 1)}
+        />
       )}
     </div>
   );

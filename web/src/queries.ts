@@ -204,9 +204,10 @@ export interface MetricsRecordedData {
 }
 
 export const RUN_PROGRESS = /* GraphQL */ `subscription DashboardProgress($runId: ID!) {
-  runProgress(runId: $runId) { step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal }
+  runProgress(runId: $runId) { stage step totalSteps epoch rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal gradientStepsDone gradientStepsTotal }
 }`;
 export interface Progress {
+  stage?: 'COLLECT' | 'SCORE' | 'TRAIN' | 'VALIDATE';
   step: number;
   totalSteps: number;
   epoch: number;
@@ -427,3 +428,54 @@ export const UPDATE_RUN = /* GraphQL */ `mutation DashboardUpdateRun($id: ID!, $
     ... on Error { message }
   }
 }`;
+
+// ---- evaluations (evaluateCheckpoint) ----
+
+export interface Evaluation {
+  id: string;
+  step: number;
+  status: 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+  source: string;
+  scenarioCount: number;
+  modelName: string | null;
+  error: string | null;
+  createdAt: string;
+  metrics: { name: string; value: number }[];
+}
+export const EVALUATIONS = /* GraphQL */ `query DashboardEvaluations($id: ID!) {
+  run(id: $id) {
+    id status
+    evaluations(first: 50) { id step status source scenarioCount modelName error createdAt metrics { name value } }
+    taskInputs { inputText split }
+  }
+}`;
+export interface EvaluationsData {
+  run: {
+    id: string;
+    status: string;
+    evaluations: Evaluation[];
+    taskInputs: { inputText: string; split: 'TRAIN' | 'VAL' }[];
+  } | null;
+}
+export const EVALUATE = /* GraphQL */ `mutation DashboardEvaluate($runId: ID!, $step: Int!, $scenarios: [EvalScenarioInput!]) {
+  evaluateCheckpoint(runId: $runId, step: $step, scenarios: $scenarios) {
+    __typename
+    ... on EvaluateCheckpointPayload { evaluation { id step status } }
+    ... on Error { message }
+  }
+}`;
+export interface EvaluateData {
+  evaluateCheckpoint: { __typename: string; evaluation?: { id: string }; message?: string };
+}
+export const EVALUATION_PROGRESS = /* GraphQL */ `subscription DashboardEvaluationProgress($id: ID!) {
+  evaluationProgress(evaluationId: $id) { status rolloutsDone rolloutsTotal judgeCallsDone judgeCallsTotal }
+}`;
+export interface EvaluationProgressData {
+  evaluationProgress: {
+    status: Evaluation['status'];
+    rolloutsDone: number;
+    rolloutsTotal: number;
+    judgeCallsDone: number;
+    judgeCallsTotal: number;
+  };
+}

@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 
 import { debounce, gql, onKeyChanged, onReconnected, subscribe, whenLive } from './api';
+import { CheckpointCompare } from './checkpoint-compare';
 import { Checkpoints } from './checkpoints';
 import { fmtDuration, fmtReward, fmtTime, StatusBadge, stepOf } from './format';
 import { catalog, DEFAULT_METRICS, mergePoints, namesFor, splitsOf, TRAIN } from './metric-catalog';
@@ -269,6 +270,9 @@ export function RunPage({ id }: { id: string }) {
           <strong>Step {stepOf({ ...run, totalSteps: total })}</strong>
           {progress && !FINAL.includes(run.status) && (
             <span class="muted">
+              {progress.stage === 'VALIDATE' && (
+                <span data-testid="validating"> · validating checkpoint {progress.step}</span>
+              )}
               · epoch {progress.epoch + 1} of {run.numEpochs} · rollouts {progress.rolloutsDone}/
               {progress.rolloutsTotal} · judge calls {progress.judgeCallsDone}/{progress.judgeCallsTotal} · gradient
               steps {progress.gradientStepsDone}
@@ -327,7 +331,7 @@ export function RunPage({ id }: { id: string }) {
           <h2>
             Status history <span class="muted">(newest first)</span>
           </h2>
-          <ol class="history" aria-label="status history">
+          <ol class="history" aria-label="status history" tabIndex={0}>
             {run.statusHistory
               .slice()
               .reverse()
@@ -343,7 +347,8 @@ export function RunPage({ id }: { id: string }) {
 
       <RunIdentityPanel id={id} />
       <RunCharts metricNames={run.metricNames} histories={histories} selected={selected} onSelect={pick} />
-      <Checkpoints runId={id} version={checkpointsVersion} />
+      <Checkpoints runId={id} version={checkpointsVersion} canEvaluate={run.mode === 'PIPELINE'} />
+      {run.mode === 'PIPELINE' && <CheckpointCompare runId={id} version={checkpointsVersion} />}
 
       {run.systemPrompt && (
         <details class="block">

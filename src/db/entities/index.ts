@@ -2,6 +2,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import { ArtImportFileEntity } from './art-import-file.entity';
 import { CheckpointEntity } from './checkpoint.entity';
 import { DatasetEntity, DatasetItemEntity } from './dataset.entity';
+import { EvaluationEntity } from './evaluation.entity';
 import { GradientStepEntity } from './gradient-step.entity';
 import { MetricPointEntity } from './metric-point.entity';
 import { MetricValueEntity } from './metric-value.entity';
@@ -31,6 +32,7 @@ export * from './run-summary.entity';
 export * from './run-cost.entity';
 export * from './dataset.entity';
 export * from './art-import-file.entity';
+export * from './evaluation.entity';
 
 export const entities = [
   TrainingRunEntity,
@@ -50,4 +52,5 @@ export const entities = [
   DatasetEntity,
   DatasetItemEntity,
   ArtImportFileEntity,
+  EvaluationEntity,
 ];

@@ -11,7 +11,8 @@ const GENERATION_ATTEMPTS = 5;
 
 export async function generate(ctx: StageContext, run: TrainingRun): Promise<void> {
   const { deps, settings } = ctx;
-  const existing = await deps.runs.taskInputs(run.id);
+  // Held-out VAL inputs (evalScenarios) are the user's; only TRAIN inputs are generated.
+  const existing = (await deps.runs.taskInputs(run.id)).filter((t) => t.split !== 'val');
   let systemPrompt = run.systemPrompt;
   const generator = deps.chat(deps.config.openaiBaseUrl!, deps.config.openaiApiKey, 'generator');
   const generatorModel = settings.generatorModel ?? deps.config.generatorModel!;

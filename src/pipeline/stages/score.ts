@@ -1,10 +1,12 @@
 // SCORING: ranks each scorable group of the step's rollouts with one RULER judge call and stores
 // the scores as the trajectories' rewards. A group whose environment rewarded every trajectory is
 // left as it is; RULER scores the others, seeing the tools the agent had in <available_tools>.
+import type { TrajectoryRow } from '../../db/entities';
 import { parseJsonObject } from '../../db/json';
 import type { ChatClient, ChatMessage } from '../../providers/chat';
 import { ProviderError } from '../../providers/http';
 import { conversationOf, type ArtTrajectoryJson } from '../../rollouts';
+import type { WriteGuard } from '../../runs/write-guard';
 import { messagesFromJson } from '../../trajectories/trajectory.model';
 import { mapLimit } from '../concurrency';
 import {
@@ -22,8 +24,22 @@ import { groupsOf } from './groups';
 import { TokenTally } from './token-tally';
 
 export async function score(ctx: StageContext, step: number): Promise<void> {
+  await scoreRows(ctx, await ctx.deps.trajectories.forStep(ctx.runId, step), ctx.guard('scoring'), step);
+}
+
+/**
+ * Scores stored rollouts (a training step's, a validation's or an evaluation's) group by group, the
+ * scores written under `guard`; the judge's tokens go to the run's costs at `costStep` (`who` names them).
+ */
+export async function scoreRows(
+  ctx: Pick<StageContext, 'deps' | 'runId' | 'settings' | 'signal' | 'progress' | 'touch' | 'publishProgress'>,
+  rows: TrajectoryRow[],
+  guard: WriteGuard,
+  costStep: number,
+  who: 'judge' | 'val_judge' | 'eval_judge' = 'judge',
+): Promise<void> {
   const { deps, settings } = ctx;
-  const groups = groupsOf(await deps.trajectories.forStep(ctx.runId, step)).filter(
+  const groups = groupsOf(rows).filter(
     (g) =>
       g.scorable.length >= 2 &&
       !g.scorable.every((t) => parseJsonObject(t.metadata).reward_source === ENVIRONMENT_REWARD),
@@ -34,7 +50,7 @@ export async function score(ctx: StageContext, step: number): Promise<void> {
   const art = await deps.trajectories.artOf(groups.flatMap((g) => g.scorable.map((t) => t.id)));
   const judgeClient = deps.chat(deps.config.openaiBaseUrl!, deps.config.openaiApiKey, 'judge');
   const judgeModel = settings.judgeModel ?? deps.config.judgeModel!;
-  const tokens = new TokenTally('judge');
+  const tokens = new TokenTally(who);
   await mapLimit(groups, settings.maxConcurrentJudgeCalls, async (group) => {
     // ART data: the conversation as ART's Trajectory.messages() gives it (tool calls included) and its tools.
     const stored = group.scorable
@@ -64,18 +80,18 @@ export async function score(ctx: StageContext, step: number): Promise<void> {
           ruler_explanation: deps.redact(scores[i].explanation),
         },
       })),
-      ctx.guard('scoring'),
+      guard,
     );
     ctx.progress.judgeCallsDone++;
     ctx.touch();
     ctx.publishProgress();
   });
-  await deps.runs.addCosts(ctx.runId, step, tokens.values(), ctx.guard('scoring'));
+  await deps.runs.addCosts(ctx.runId, costStep, tokens.values(), guard);
 }
 
 /** One RULER call; an answer with wrong, missing or repeated ids is asked again once, with what was wrong. */
 async function judge(
-  ctx: StageContext,
+  ctx: Pick<StageContext, 'signal'>,
   client: ChatClient,
   model: string,
   prompt: JudgePrompt,

@@ -7,7 +7,7 @@ export class TokenTally {
   private completion = 0;
   private calls = 0;
 
-  constructor(private readonly who: 'generator' | 'judge') {}
+  constructor(private readonly who: 'generator' | 'judge' | 'val_judge' | 'eval_judge') {}
 
   /** Hand to ChatClient.complete / completeJson as `onUsage`. */
   readonly add = (usage: TokenUsage): void => {
