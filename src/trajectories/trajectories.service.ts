@@ -19,7 +19,6 @@ import { nowStored } from '../db/timestamps';
 import { checkArtGroups, type ArtGroupInput, type JsonObject } from '../domain/art-trajectory';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
-import { addToTrajectoryTotal } from '../runs/runs.repo';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { artGroupRows } from './art-rows';
 import { refreshStepStats } from './step-stats';
@@ -114,15 +113,44 @@ async function artByIds(em: EntityManager, ids: number[]): Promise<Map<number, s
   return out;
 }
 
+/** Rows per multi-row INSERT: the parameters stay far under SQLite's 32,766 and PostgreSQL's 65,535. */
+const ART_CHUNK = 1000;
+const GROUP_CHUNK = 500;
+
 async function insertArt(em: EntityManager, rows: Array<{ trajectoryId: number; art: string }>): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200)
+  for (let i = 0; i < rows.length; i += ART_CHUNK)
     await em
       .createQueryBuilder()
       .insert()
       .into(TrajectoryArtEntity)
-      .values(rows.slice(i, i + 200))
+      .values(rows.slice(i, i + ART_CHUNK))
       .updateEntity(false)
       .execute();
+}
+
+/** Inserts a step's new groups (one run, split and step) and returns their ids by group index. */
+async function insertGroups(
+  em: EntityManager,
+  rows: Array<Omit<TrajectoryGroupRow, 'id'>>,
+): Promise<Map<number, number>> {
+  const ids = new Map<number, number>();
+  if (rows.length === 0) return ids;
+  const repo = em.getRepository(TrajectoryGroupEntity);
+  for (let i = 0; i < rows.length; i += GROUP_CHUNK)
+    await repo
+      .createQueryBuilder()
+      .insert()
+      .values(rows.slice(i, i + GROUP_CHUNK))
+      .updateEntity(false)
+      .execute();
+  const { runId, split, step } = rows[0];
+  for (let i = 0; i < rows.length; i += LOOKUP_CHUNK)
+    for (const g of await repo.find({
+      select: { id: true, groupIndex: true },
+      where: { runId, split, step, groupIndex: In(rows.slice(i, i + LOOKUP_CHUNK).map((r) => r.groupIndex)) },
+    }))
+      ids.set(g.groupIndex, g.id);
+  return ids;
 }
 
 async function deleteGroupRows(em: EntityManager, trajectoryIds: number[], groupIds: number[]): Promise<void> {
@@ -266,11 +294,11 @@ export class TrajectoriesService {
       const ids = fresh.length > 0 ? await insertTrajectories(tx.em, this.db.kind, fresh) : [];
 
       if (fresh.length > 0) {
-        await addToTrajectoryTotal(tx.em, run, fresh.length);
         await refreshStepStats(
           tx.em,
-          runId,
+          run,
           fresh.map((r) => ({ split: r.split, step: r.step! })),
+          { totalDelta: fresh.length },
         );
         const steps = new Set(fresh.map((r) => r.step));
         const step = steps.size === 1 ? [...steps][0] : null;
@@ -365,44 +393,39 @@ export class TrajectoriesService {
         fresh = built.filter((g) => !storedByIndex.has(g.groupIndex));
       }
 
+      // The step's new groups, then all their trajectories, then their ART JSON: one multi-row insert
+      // per table (chunked under the databases' parameter limits), inside this one transaction.
       const now = nowStored();
-      const ids: number[] = [];
-      for (const g of fresh) {
-        const { identifiers } = await groupRepo.insert({
-          runId,
-          split,
-          step,
-          groupIndex: g.groupIndex,
-          art: g.art,
-          createdAt: now,
-        });
-        const groupId = Number(identifiers[0].id);
-        const rowIds = await insertTrajectories(
-          tx.em,
-          this.db.kind,
-          g.trajectories.map((t) => ({
-            uuid: t.uuid,
-            runId,
-            taskInput: t.taskInput,
-            messages: t.messages,
-            reward: t.reward,
-            metadata: t.metadata,
-            createdAt: now,
-            step,
-            choice: null,
-            split,
-            groupId,
-          })),
-        );
-        await insertArt(
-          tx.em,
-          rowIds.map((id, i) => ({ trajectoryId: id, art: g.trajectories[i].art })),
-        );
-        ids.push(...rowIds);
-      }
+      const groupIds = await insertGroups(
+        tx.em,
+        fresh.map((g) => ({ runId, split, step, groupIndex: g.groupIndex, art: g.art, createdAt: now })),
+      );
+      const members = fresh.flatMap((g) => g.trajectories.map((t) => ({ t, groupId: groupIds.get(g.groupIndex)! })));
+      const ids = members.length
+        ? await insertTrajectories(
+            tx.em,
+            this.db.kind,
+            members.map(({ t, groupId }) => ({
+              uuid: t.uuid,
+              runId,
+              taskInput: t.taskInput,
+              messages: t.messages,
+              reward: t.reward,
+              metadata: t.metadata,
+              createdAt: now,
+              step,
+              choice: null,
+              split,
+              groupId,
+            })),
+          )
+        : [];
+      await insertArt(
+        tx.em,
+        ids.map((id, i) => ({ trajectoryId: id, art: members[i].t.art })),
+      );
       const recorded = ids.length;
-      if (recorded - replaced !== 0) await addToTrajectoryTotal(tx.em, run, recorded - replaced);
-      await refreshStepStats(tx.em, runId, [{ split, step }], { create: true });
+      await refreshStepStats(tx.em, run, [{ split, step }], { create: true, totalDelta: recorded - replaced });
       if (recorded > 0)
         tx.afterCommit(() =>
           this.events.publish('trajectoriesRecorded', { runId, step, count: recorded, trajectoryIds: ids }),
@@ -415,7 +438,7 @@ export class TrajectoriesService {
   /** Sets rewards (RULER's scores) on a run's trajectories in one transaction, while the guard holds; subscribers learn it after commit. */
   async applyScores(runId: number, updates: ScoreUpdate[], guard: WriteGuard): Promise<void> {
     await this.db.writes.run(async (tx) => {
-      await lockGuarded(tx.em, this.db.kind, runId, guard);
+      const run = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(TrajectoryEntity);
       const steps = new Set<number | null>();
       for (const u of updates) {
@@ -439,7 +462,7 @@ export class TrajectoriesService {
       if (updates.length === 0) return;
       await refreshStepStats(
         tx.em,
-        runId,
+        run,
         [...steps].filter((s): s is number => s !== null).map((s) => ({ split: 'train', step: s })),
       );
       const step = steps.size === 1 ? [...steps][0] : null;
@@ -462,8 +485,7 @@ export class TrajectoriesService {
         rows.map((r) => r.id),
         groups.map((g) => g.id),
       );
-      await addToTrajectoryTotal(tx.em, run, -removed);
-      await refreshStepStats(tx.em, runId, [{ split: 'train', step }]);
+      await refreshStepStats(tx.em, run, [{ split: 'train', step }], { totalDelta: -removed });
       return removed;
     });
   }
