@@ -10,6 +10,7 @@ import {
   TrajectoryArtEntity,
   TrajectoryEntity,
   TrajectoryGroupEntity,
+  type TrainingRunRow,
   type TrajectoryGroupRow,
   type TrajectoryRow,
 } from '../db/entities';
@@ -73,6 +74,8 @@ export interface RecordGroupsOptions extends RecordOptions {
   replace?: boolean;
   /** The pipeline: trajectories still to be scored (or failed) are stored with no reward (the ART JSON keeps its own). */
   pendingReward?: (trajectory: JsonObject) => boolean;
+  /** More writes of the caller's (an import's file state), in the same transaction, after the groups' (a no-op retry included). */
+  alsoWrite?: (em: EntityManager, run: TrainingRunRow) => Promise<void>;
 }
 
 export interface RecordGroupsInput extends ArtGroupInput {
@@ -378,7 +381,10 @@ export class TrajectoriesService {
       let replaced = 0;
       let fresh = built;
       if (options.replace) {
-        if (differences.length === 0 && sameSet) return { recorded: 0, duplicateUuids: uuids, uuids, replaced: 0 };
+        if (differences.length === 0 && sameSet) {
+          await options.alsoWrite?.(tx.em, run);
+          return { recorded: 0, duplicateUuids: uuids, uuids, replaced: 0 };
+        }
         replaced = storedRows.length;
         await deleteGroupRows(
           tx.em,
@@ -426,6 +432,7 @@ export class TrajectoriesService {
       );
       const recorded = ids.length;
       await refreshStepStats(tx.em, run, [{ split, step }], { create: true, totalDelta: recorded - replaced });
+      await options.alsoWrite?.(tx.em, run);
       if (recorded > 0)
         tx.afterCommit(() =>
           this.events.publish('trajectoriesRecorded', { runId, step, count: recorded, trajectoryIds: ids }),
