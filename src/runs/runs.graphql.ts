@@ -235,6 +235,13 @@ const READS: Record<string, readonly (keyof TrainingRun)[]> = {
   statusHistory: ['id'],
   taskInputs: ['id'],
   inputBatch: ['id', 'config', 'numEpochs', 'maxSteps'],
+  name: ['name', 'trainedModelName'],
+  notes: ['notes'],
+  group: ['group'],
+  // read by loaders keyed by the run's id (run-summary.graphql.ts, tags above)
+  tags: ['id'],
+  summary: ['id'],
+  costs: ['id'],
 };
 const ALWAYS: readonly (keyof TrainingRun)[] = ['id', 'taskDescription'];
 
