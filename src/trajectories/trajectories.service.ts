@@ -25,6 +25,8 @@ import { artGroupRows } from './art-rows';
 import { refreshStepStats } from './step-stats';
 import {
   insertTrajectories,
+  insertTrajectoryArt,
+  insertTrajectoryGroups,
   type TrajectoriesRepo,
   type TrajectoryFilter,
   type TrajectoryOrder,
@@ -114,46 +116,6 @@ async function artByIds(em: EntityManager, ids: number[]): Promise<Map<number, s
       .findBy({ trajectoryId: In(ids.slice(i, i + LOOKUP_CHUNK)) }))
       out.set(r.trajectoryId, r.art);
   return out;
-}
-
-/** Rows per multi-row INSERT: the parameters stay far under SQLite's 32,766 and PostgreSQL's 65,535. */
-const ART_CHUNK = 1000;
-const GROUP_CHUNK = 500;
-
-async function insertArt(em: EntityManager, rows: Array<{ trajectoryId: number; art: string }>): Promise<void> {
-  for (let i = 0; i < rows.length; i += ART_CHUNK)
-    await em
-      .createQueryBuilder()
-      .insert()
-      .into(TrajectoryArtEntity)
-      .values(rows.slice(i, i + ART_CHUNK))
-      .updateEntity(false)
-      .execute();
-}
-
-/** Inserts a step's new groups (one run, split and step) and returns their ids by group index. */
-async function insertGroups(
-  em: EntityManager,
-  rows: Array<Omit<TrajectoryGroupRow, 'id'>>,
-): Promise<Map<number, number>> {
-  const ids = new Map<number, number>();
-  if (rows.length === 0) return ids;
-  const repo = em.getRepository(TrajectoryGroupEntity);
-  for (let i = 0; i < rows.length; i += GROUP_CHUNK)
-    await repo
-      .createQueryBuilder()
-      .insert()
-      .values(rows.slice(i, i + GROUP_CHUNK))
-      .updateEntity(false)
-      .execute();
-  const { runId, split, step } = rows[0];
-  for (let i = 0; i < rows.length; i += LOOKUP_CHUNK)
-    for (const g of await repo.find({
-      select: { id: true, groupIndex: true },
-      where: { runId, split, step, groupIndex: In(rows.slice(i, i + LOOKUP_CHUNK).map((r) => r.groupIndex)) },
-    }))
-      ids.set(g.groupIndex, g.id);
-  return ids;
 }
 
 async function deleteGroupRows(em: EntityManager, trajectoryIds: number[], groupIds: number[]): Promise<void> {
@@ -402,8 +364,9 @@ export class TrajectoriesService {
       // The step's new groups, then all their trajectories, then their ART JSON: one multi-row insert
       // per table (chunked under the databases' parameter limits), inside this one transaction.
       const now = nowStored();
-      const groupIds = await insertGroups(
+      const groupIds = await insertTrajectoryGroups(
         tx.em,
+        this.db.kind,
         fresh.map((g) => ({ runId, split, step, groupIndex: g.groupIndex, art: g.art, createdAt: now })),
       );
       const members = fresh.flatMap((g) => g.trajectories.map((t) => ({ t, groupId: groupIds.get(g.groupIndex)! })));
@@ -426,8 +389,9 @@ export class TrajectoriesService {
             })),
           )
         : [];
-      await insertArt(
+      await insertTrajectoryArt(
         tx.em,
+        this.db.kind,
         ids.map((id, i) => ({ trajectoryId: id, art: members[i].t.art })),
       );
       const recorded = ids.length;
