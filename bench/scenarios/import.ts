@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { writeParquetGroups } from '../../src/art-format/trajectory-files';
 import { AtelierClient } from '../../src/cli/client';
 import { importFolder } from '../../src/cli/import';
-import { makeTrajectories, type TrajectoryInput } from '../lib/datasets';
+import { artTrajectory, makeTrajectories, type TrajectoryInput } from '../lib/datasets';
 import { createRun, graphqlClient } from '../lib/http';
 import { fmt, now } from '../lib/stats';
 import type { Scenario } from '../lib/types';
@@ -23,26 +23,6 @@ const TARGET = 1;
 
 const RECORD = `mutation($runId: ID!, $trajectories: [TrajectoryInput!]!) {
   recordTrajectories(runId: $runId, trajectories: $trajectories) { __typename ... on RecordTrajectoriesPayload { recorded } ... on Error { message } } }`;
-
-/** The trajectories as ART JSON: system and user messages, the model's reply as a Choice. */
-function artTrajectory(t: TrajectoryInput) {
-  const [system, user, assistant] = t.messages;
-  return {
-    messages_and_choices: [
-      { role: 'system', content: system.content },
-      { role: 'user', content: user.content },
-      { finish_reason: 'stop', index: 0, logprobs: null, message: { role: 'assistant', content: assistant.content } },
-    ],
-    tools: null,
-    additional_histories: [],
-    reward: t.reward ?? 0,
-    initial_policy_version: null,
-    final_policy_version: null,
-    metrics: {},
-    metadata: { group: Number(t.metadata.group) },
-    logs: [],
-  };
-}
 
 async function writeFolder(dir: string, name: string, steps: number, rows: TrajectoryInput[]): Promise<string> {
   const folder = join(dir, 'bench', 'models', name);
