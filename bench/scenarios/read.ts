@@ -157,7 +157,7 @@ export const scenario: Scenario = {
       ];
       if (floorRatio < FLOOR_TARGET || rawRatio < RAW_TARGET) {
         notes.push(
-          `**Why the target is missed:** a request costs Atelier about ${fmt(ms('floor'), 2)} ms whatever it asks (\`{ __typename }\`), the list of one run ${fmt(ms('list1'), 2)} ms, and each further run ${fmt(perRunUs, 1)} µs, so ${PAGE_SIZE} runs take ${fmt(ms('list'), 2)} ms. The raw baseline spends ${fmt(rawPerRequest, 2)} ms on the list over the bare server's request. (`BENCH_CPU_PROF=<dir> npm run bench -- read` profiles where each run's time goes.)`,
+          `**Why the target is missed:** a request costs Atelier about ${fmt(ms('floor'), 2)} ms whatever it asks (\`{ __typename }\`), the list of one run ${fmt(ms('list1'), 2)} ms, and each further run ${fmt(perRunUs, 1)} µs, so ${PAGE_SIZE} runs take ${fmt(ms('list'), 2)} ms. The raw baseline spends ${fmt(rawPerRequest, 2)} ms on the list over the bare server's request. (\`BENCH_CPU_PROF=<dir> npm run bench -- read\` profiles where each run's time goes.)`,
         );
       }
       return {
