@@ -32,6 +32,21 @@ const TYPENAME = '{ __typename }';
 const RECORD_METRICS = `mutation($runId: ID!, $points: [MetricPointInput!]!) { recordMetrics(runId: $runId, points: $points) { __typename ... on Error { message } } }`;
 const TRANSITION = `mutation($runId: ID!, $to: TrainingStatus!) { transitionRun(runId: $runId, to: $to) { __typename ... on Error { message } } }`;
 
+/** The path of the first place two answers differ (key order included), with both values; null when the same. */
+function firstDifference(a: unknown, b: unknown, path = 'data'): string | null {
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.join() !== kb.join()) return `${path}: keys ${ka.join(',')} vs ${kb.join(',')}`;
+    for (const k of ka) {
+      const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+      if (d) return d;
+    }
+    return null;
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? null : `${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+}
+
 /** A TRACKED run in TRAINING with a history of HISTORY_POINTS steps (loss and grad_norm), recorded through the API. */
 async function runWithHistory(client: GraphQLClient): Promise<string> {
   const run = await createRun(client, 'read-bench');
@@ -108,8 +123,8 @@ export const scenario: Scenario = {
       const rawClient = graphqlClient(targets.raw.url);
       const rawAnswer = await rawClient.post(targets.raw.body);
       rawClient.close();
-      if (JSON.stringify(JSON.parse(rawAnswer).data) !== JSON.stringify(list))
-        throw new Error(`the raw baseline answers differently: ${rawAnswer.slice(0, 300)}`);
+      const difference = firstDifference(JSON.parse(rawAnswer).data, list);
+      if (difference) throw new Error(`the raw baseline answers differently at ${difference}`);
       const helloClient = graphqlClient(targets.bare.url);
       const hello = await helloClient.post(targets.bare.body);
       helloClient.close();

@@ -146,12 +146,14 @@ export class MetricsRepo {
     const inner = numbered(q);
     const where = [`v.run_id = ${q.add(runId)}`, `v.split = ${q.add(split)}`];
     const nameFilter = names ? ` AND v.name IN (${q.list(names)})` : '';
+    // The points drive the join (CROSS JOIN keeps that order on SQLite), each looking its values up by
+    // IDX_metric_values_run_split_step; the other way round SQLite scanned the whole CTE per value.
     const valueRows: Array<{ b: number | string; name: string; lo: number | string; hi: number | string }> =
       await this.ds.query(
         `WITH p AS MATERIALIZED (${inner})
        SELECT p.b AS b, v.name AS name, MIN(v.value) AS lo, MAX(v.value) AS hi
-         FROM ${this.values.table} v JOIN p ON p.step = v.step
-        WHERE ${where.join(' AND ')}${nameFilter}
+         FROM p CROSS JOIN ${this.values.table} v
+        WHERE v.step = p.step AND ${where.join(' AND ')}${nameFilter}
         GROUP BY p.b, v.name
         ORDER BY v.name`,
         q.values,

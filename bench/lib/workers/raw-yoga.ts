@@ -142,8 +142,8 @@ interface SummaryRow {
 /** Atelier's cursors for the newest-first list without a filter, so the answers are the same. */
 const cursor = cursorEncoder({
   order: 'runs:createdAt:desc',
-  // Atelier's filter with nothing set: its fingerprint is that of {}.
-  query: {},
+  // Atelier's filter with nothing set, as an open server sees it (every project: projectNames null).
+  query: { projectNames: null, query: null },
   valueKind: 'string',
 });
 
