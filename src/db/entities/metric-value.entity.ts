@@ -28,6 +28,5 @@ export const MetricValueEntity = new EntitySchema<MetricValueRow>({
   } as never,
   indices: [
     { name: 'UQ_metric_values_run_split_name_step', columns: ['runId', 'split', 'name', 'step'], unique: true },
-    { name: 'IDX_metric_values_run_split_step', columns: ['runId', 'split', 'step'] },
   ],
 });

@@ -9,7 +9,6 @@ import { ArtRecords1796065000000 } from './1796065000000-art-records';
 import { Datasets1796070000000 } from './1796070000000-datasets';
 import { ArtImports1796072000000 } from './1796072000000-art-imports';
 import { RunIdentity1796075000000 } from './1796075000000-run-identity';
-import { MetricValuesStep1796095000000 } from './1796095000000-metric-values-step';
 
 /** Every migration, oldest first. */
 export const migrations = [
@@ -24,5 +23,4 @@ export const migrations = [
   Datasets1796070000000,
   ArtImports1796072000000,
   RunIdentity1796075000000,
-  MetricValuesStep1796095000000,
 ];
