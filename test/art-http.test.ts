@@ -231,3 +231,119 @@ describe('ART 0.4 JSONL under a .yaml name, and credentials in model.json', () =
     }
   });
 });
+
+describe('POST /api/import/files: several files in one request', () => {
+  const server = useTestServer({
+    keys: { reader: 'read', writer: 'write' },
+    rateLimit: { mutationsPerSecond: 0.01, burst: 3 },
+  });
+  const folder = join(FIXTURES, 'art-0.5/.art/support/models/agent-005');
+
+  it('takes one token for many files, imports each whole, answers each file, and again stores nothing', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { encodeImportBatch, IMPORT_BATCH_TYPE } = await import('../src/art-format/import-batch');
+    const { folderFiles } = await import('../src/cli/folders');
+    const files = await folderFiles(folder);
+    const writer = bearer(server.keys.writer);
+    // token 1: the plan
+    const planned = await fetch(`${server.url}/api/import/plan`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...writer },
+      body: JSON.stringify({
+        model: readFileSync(join(folder, 'model.json'), 'utf8'),
+        files: files.map(({ path, size, sha256 }) => ({ path, size, sha256 })),
+      }),
+    });
+    expect(planned.status).toBe(200);
+    const plan = (await planned.json()) as { run: { uuid: string }; need: Array<{ path: string }> };
+    const parquet = files.filter((f) => f.path.endsWith('.parquet'));
+    expect(plan.need.map((n) => n.path)).toEqual(expect.arrayContaining(parquet.map((f) => f.path)));
+    const corrupt = {
+      path: 'trajectories/train/0009.parquet',
+      size: 5,
+      sha256: 'x',
+      from: 0,
+      bytes: Buffer.from('PAR1!'),
+    };
+    const body = encodeImportBatch([
+      ...parquet.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256, from: 0, bytes: readFileSync(f.abs!) })),
+      corrupt,
+    ]);
+    const post = (headers: Record<string, string>, bytes: Uint8Array = body, type = IMPORT_BATCH_TYPE) =>
+      fetch(`${server.url}/api/import/files?run=${plan.run.uuid}`, {
+        method: 'POST',
+        headers: { 'content-type': type, ...headers },
+        body: new Blob([bytes as Uint8Array<ArrayBuffer>]),
+      });
+    const stored = async () => (await server.app.services.runs.findByUuid(plan.run.uuid))!.id;
+    const count = async () => server.app.services.trajectories.count(await stored(), {});
+
+    // refusals take no token and change nothing
+    expect((await post({})).status).toBe(401);
+    expect((await post(bearer(server.keys.reader))).status).toBe(403);
+    expect(await count()).toBe(0);
+
+    // token 2: every Parquet file and a corrupt one, in one request
+    const res = await post(writer);
+    expect(res.status).toBe(200);
+    const { results } = (await res.json()) as { results: Array<Record<string, unknown>> };
+    expect(results).toHaveLength(parquet.length + 1);
+    const stats = results.slice(0, -1).map((r) => r.stored as number);
+    expect(stats.every((n) => n > 0)).toBe(true);
+    expect(results.at(-1)).toMatchObject({ path: corrupt.path, status: 400 });
+    expect(String((results.at(-1)!.error as { message: string }).message)).toContain(corrupt.path);
+    const total = stats.reduce((a, b) => a + b, 0);
+    expect(await count()).toBe(total);
+
+    // a malformed batch names what is wrong (token 3) and changes nothing
+    const short = body.subarray(0, body.length - 1);
+    const bad = await post(writer, short);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.issues[0]).toMatchObject({ field: 'body', rule: 'length' });
+    expect(await count()).toBe(total);
+
+    // the burst of 3 is spent: the next request is 429, whatever it holds
+    const limited = await post(writer);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('POST /api/import/files again', () => {
+  const server = useTestServer();
+  const folder = join(FIXTURES, 'art-0.5/.art/support/models/agent-005');
+
+  it('a batch sent twice stores its files once; the content type is required', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { encodeImportBatch, IMPORT_BATCH_TYPE } = await import('../src/art-format/import-batch');
+    const { folderFiles } = await import('../src/cli/folders');
+    const files = await folderFiles(folder);
+    const plan = (await (
+      await fetch(`${server.url}/api/import/plan`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: readFileSync(join(folder, 'model.json'), 'utf8'),
+          files: files.map(({ path, size, sha256 }) => ({ path, size, sha256 })),
+        }),
+      })
+    ).json()) as { run: { uuid: string } };
+    const parquet = files.filter((f) => f.path.endsWith('.parquet'));
+    const body = encodeImportBatch(
+      parquet.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256, from: 0, bytes: readFileSync(f.abs!) })),
+    );
+    const post = (type: string) =>
+      fetch(`${server.url}/api/import/files?run=${plan.run.uuid}`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: new Blob([body as Uint8Array<ArrayBuffer>]),
+      });
+    expect((await post('application/octet-stream')).status).toBe(415);
+    const first = (await (await post(IMPORT_BATCH_TYPE)).json()) as { results: Array<{ stored: number }> };
+    const again = (await (await post(IMPORT_BATCH_TYPE)).json()) as { results: Array<{ stored: number }> };
+    expect(first.results.reduce((n, r) => n + r.stored, 0)).toBeGreaterThan(0);
+    expect(again.results.map((r) => r.stored)).toEqual(parquet.map(() => 0));
+    const id = (await server.app.services.runs.findByUuid(plan.run.uuid))!.id;
+    expect(await server.app.services.trajectories.count(id, {})).toBe(first.results.reduce((n, r) => n + r.stored, 0));
+  });
+});

@@ -1,11 +1,17 @@
 // Metric history through the public API: points computed from stored trajectories, the run's
 // snapshot, duplicates refused, and downsampling that keeps spikes and the final step exact.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { downsample } from '../src/domain/downsample';
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
+import {
+  createPostgresDatabase,
+  postgresSuiteTitle,
+  postgresUrl,
+  type FreshPostgresDatabase,
+} from './helpers/postgres';
 import { expectResult } from './helpers/results';
-import { useTestServer } from './helpers/server';
+import { useTestServer, type TestServer } from './helpers/server';
 import { MetricHistory, RecordMetrics, RecordSplitMetrics, SplitHistory } from './operations';
 
 const s = useTestServer();
@@ -205,13 +211,15 @@ describe('metricHistory(maxPoints)', () => {
   }, 60_000);
 });
 
-describe('metricHistory(maxPoints) bucketed by the database', () => {
+/** Bucketing by the database (metrics.repo.ts bucketed) gives what downsampling the whole history gives. */
+function bucketSuite(server: () => TestServer) {
   it('gives exactly the buckets domain/downsample.ts makes from the whole history, named values and gaps included', async () => {
+    const s = server();
     const run = await createRun(s);
     const steps = 1234;
     for (let i = 0; i < steps; i += 500) {
       const points = Array.from({ length: Math.min(500, steps - i) }, (_, j) => {
-        const step = i + j;
+        const step = 2 * (i + j); // steps with gaps between them
         return {
           step,
           trainingLoss: step % 7 === 0 ? null : Math.cos(step / 13),
@@ -254,4 +262,16 @@ describe('metricHistory(maxPoints) bucketed by the database', () => {
     const only = (await s.gql(SplitHistory, { id: run.id, names: ['time/step_s'] })).run!.metricHistory;
     expect(new Set(only.flatMap((p) => p.values.map((v) => v.name)))).toEqual(new Set(['time/step_s']));
   }, 60_000);
+}
+
+describe('metricHistory(maxPoints) bucketed by the database', () => bucketSuite(() => s));
+
+describe.skipIf(!postgresUrl)(postgresSuiteTitle('metricHistory(maxPoints) bucketed by PostgreSQL'), () => {
+  let db: FreshPostgresDatabase;
+  beforeAll(async () => {
+    db = await createPostgresDatabase();
+  });
+  afterAll(() => db?.drop());
+  const pgServer = useTestServer(() => ({ databaseUrl: db.url }));
+  bucketSuite(() => pgServer);
 });

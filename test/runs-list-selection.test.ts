@@ -4,7 +4,7 @@
 // and on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { RUNS } from '../web/src/queries';
+import { RUNS, RUNS_SEARCH } from '../web/src/queries';
 import { advanceTo, createRun, recordTrajectories, trajectory } from './helpers/builders';
 import {
   createPostgresDatabase,
@@ -14,7 +14,7 @@ import {
 } from './helpers/postgres';
 import { useTestServer, type ServerOptions, type TestServer } from './helpers/server';
 
-const EVERY_FIELD = `id databaseId uuid status modelName projectName trainedModelName taskDescription numExamples
+const EVERY_FIELD = `id databaseId uuid name notes tags group status modelName projectName trainedModelName taskDescription numExamples
   rolloutsPerGroup learningRate numEpochs maxSteps systemPrompt createdAt startedAt completedAt
   metrics { step epoch totalTrajectories avgReward minReward maxReward trainingLoss } error config mode currentStep
   totalSteps backend leaseOwner leaseExpiresAt queuePosition statusHistory { from to reason } taskInputs { inputText step }`;
@@ -53,6 +53,16 @@ function suite(options: () => ServerOptions) {
     });
     await advanceTo(s, rich.id, 'TRAINING');
     await recordTrajectories(s, rich.id, [trajectory(0, 0.25), trajectory(0, 0.75)]);
+    const named = await data(
+      `mutation($id: ID!) { updateRun(id: $id, name: "named", tags: ["b", "a"], group: "g1", notes: "n") { __typename } }`,
+      { id: rich.id },
+    );
+    expect(named.updateRun.__typename).toBe('UpdateRunPayload');
+    const metrics = await data(
+      `mutation($id: ID!) { recordMetrics(runId: $id, points: [{ step: 0, values: [{ name: "train/reward", value: 0.5 }] }]) { __typename } }`,
+      { id: rich.id },
+    );
+    expect(metrics.recordMetrics.__typename).toBe('RecordMetricsPayload');
     const failed = await createRun(s, { projectName: 'sel-c' });
     await advanceTo(s, failed.id, 'FAILED');
     expect(plain.id).toBeTruthy();
@@ -69,6 +79,24 @@ function suite(options: () => ServerOptions) {
       status: 'TRAINING',
       metrics: { totalTrajectories: 2 },
     });
+  });
+
+  it("the dashboard's runs search (name, tags, group, summary) answers what run(id:) answers, run by run", async () => {
+    const variables = { filter: {}, orderBy: { field: 'CREATED_AT', direction: 'DESC' }, first: 50, after: null };
+    const res = await data(RUNS_SEARCH, variables);
+    const inner = RUNS_SEARCH.slice(
+      RUNS_SEARCH.indexOf('edges { node {') + 'edges { node {'.length,
+      RUNS_SEARCH.lastIndexOf('} }'),
+    );
+    const { singles } = await listAndSingles(inner);
+    expect(res.runs.edges.map((e: { node: unknown }) => e.node)).toEqual(singles);
+    expect(singles.find((r: any) => r.projectName === 'sel-b')).toMatchObject({
+      name: 'named',
+      tags: ['a', 'b'],
+      group: 'g1',
+      summary: [{ split: 'train', name: 'train/reward', last: 0.5 }],
+    });
+    expect(singles.find((r: any) => r.projectName === 'sel-a')).toMatchObject({ name: null, tags: [], group: null });
   });
 
   it('every field of TrainingRun, asked for at once', async () => {

@@ -30,6 +30,26 @@ function words(rand: () => number, bytes: number): string {
   return out.slice(0, bytes);
 }
 
+/** The trajectories as ART JSON: system and user messages, the model's reply as a Choice. */
+export function artTrajectory(t: TrajectoryInput) {
+  const [system, user, assistant] = t.messages;
+  return {
+    messages_and_choices: [
+      { role: 'system', content: system.content },
+      { role: 'user', content: user.content },
+      { finish_reason: 'stop', index: 0, logprobs: null, message: { role: 'assistant', content: assistant.content } },
+    ],
+    tools: null,
+    additional_histories: [],
+    reward: t.reward ?? 0,
+    initial_policy_version: null,
+    final_policy_version: null,
+    metrics: {},
+    metadata: { group: Number(t.metadata.group) },
+    logs: [],
+  };
+}
+
 /** A trajectory as a client sends it to recordTrajectories. */
 export interface TrajectoryInput {
   uuid: string;
@@ -116,7 +136,15 @@ const STATUS_PATH = ['pending', 'generating', 'collecting', 'scoring', 'training
  */
 export async function buildRunsDatabase(
   dir: string,
-  options: { runs: number; perRun: number; messageBytes: number; name?: string; pageSize?: number },
+  options: {
+    runs: number;
+    perRun: number;
+    messageBytes: number;
+    name?: string;
+    pageSize?: number;
+    /** Every run also gets a name, a group, two tags and train/reward and val/reward summaries, as the runs list shows them. */
+    labels?: boolean;
+  },
 ): Promise<LargeDatabase> {
   const started = now();
   const file = join(dir, options.name ?? 'runs.sqlite');
@@ -142,6 +170,11 @@ export async function buildRunsDatabase(
     'INSERT INTO status_transitions (run_id, from_status, to_status, at, reason) VALUES (?, ?, ?, ?, ?)',
   );
   const insertTrajectory = db.prepare(INSERT_TRAJECTORY_SQL);
+  const label = db.prepare('UPDATE training_runs SET name = ?, group_name = ? WHERE id = ?');
+  const insertTag = db.prepare('INSERT INTO run_tags (run_id, tag) VALUES (?, ?)');
+  const insertSummary = db.prepare(
+    'INSERT INTO run_summaries (run_id, split, name, source, step, last, min, max) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   const rand = prng(7);
   const base = Date.parse('2026-01-01T00:00:00.000Z');
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -220,6 +253,12 @@ export async function buildRunsDatabase(
       insertTransition.run(id, i === 0 ? null : path[i - 1], to, at[i], to === 'failed' ? error : null),
     );
     trajectories.forEach((t, k) => insertTrajectory.run(...row(t, id, iso(created + 120_000 + k * 250))));
+    if (options.labels) {
+      label.run(`run ${id}`, `sweep-${id % 10}`, id);
+      for (const tag of ['baseline', `lr-${id % 5}`]) insertTag.run(id, tag);
+      for (const split of ['train', 'val'])
+        insertSummary.run(id, split, `${split}/reward`, 'values', lastStep, metrics.avgReward ?? 0, 0, 1);
+    }
   };
 
   const batch = db.transaction((from: number, to: number) => {

@@ -17,6 +17,8 @@ import type { Scenario } from '../lib/types';
 import { startWorker } from '../lib/worker';
 
 const POINTS = 10_000;
+/** The run's trajectories, as issue 24 sizes the run page. */
+const TRAJECTORIES = 2000;
 const ROUNDS = 15;
 const CHART = 'avg reward';
 
@@ -95,7 +97,7 @@ export const scenario: Scenario = {
     const built = ensureDashboardBuilt();
     const data = await buildRunsDatabase(ctx.tempDir, {
       runs: 1,
-      perRun: 200,
+      perRun: TRAJECTORIES,
       messageBytes: 600,
       name: 'dashboard.sqlite',
     });

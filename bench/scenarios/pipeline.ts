@@ -130,7 +130,7 @@ export const scenario: Scenario = {
         ...(pass
           ? []
           : [
-              `Missed: ${fmt(overhead)} ms per run are spent outside the simulated latencies (storage of rollouts and scores, status transitions, and the per-step SQLite writes).`,
+              `**Why the target is missed:** measured in this run: a run's wall time was ${fmt(median(walls))} ms against a critical path of ${fmt(median(paths))} ms, so ${fmt(overhead)} ms per run were spent outside the simulated latencies. The critical path is computed from the configured concurrency, not measured: the baseline the issue asks for, the same run driven by a minimal loop over the same simulators side by side, is not built yet.`,
             ]),
       ],
     };

@@ -1,10 +1,11 @@
 // Read: the dashboard's own queries (web/src/queries.ts) under 50 concurrent clients, in requests per
-// second: its runs list (RUNS, a page of 50, the fields the list shows) and a run's page (RUN, status
+// second: its runs list (RUNS_SEARCH as the runs page sends it, a page of 50 with names, tags, groups
+// and reward summaries) and a run's page (RUN, status
 // history, inputs and the history downsampled to 500 points). The runs list is compared with
 // Atelier's own `{ __typename }` (what any request costs) and with a minimal graphql-yoga server
 // answering the same list from raw prepared statements on the same file; a bare graphql-yoga "hello"
 // server gives the scale. The load comes from autocannon in a process of its own, the same for all.
-import { MAX_POINTS, PAGE_SIZE, RUN, RUNS } from '../../web/src/queries';
+import { MAX_POINTS, PAGE_SIZE, RUN, RUNS_SEARCH } from '../../web/src/queries';
 import { buildRunsDatabase } from '../lib/datasets';
 import { createRun, graphqlClient, type GraphQLClient } from '../lib/http';
 import { fmt, median, pairedRatio, spread } from '../lib/stats';
@@ -31,6 +32,21 @@ const TYPENAME = '{ __typename }';
 const RECORD_METRICS = `mutation($runId: ID!, $points: [MetricPointInput!]!) { recordMetrics(runId: $runId, points: $points) { __typename ... on Error { message } } }`;
 const TRANSITION = `mutation($runId: ID!, $to: TrainingStatus!) { transitionRun(runId: $runId, to: $to) { __typename ... on Error { message } } }`;
 
+/** The path of the first place two answers differ (key order included), with both values; null when the same. */
+function firstDifference(a: unknown, b: unknown, path = 'data'): string | null {
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.join() !== kb.join()) return `${path}: keys ${ka.join(',')} vs ${kb.join(',')}`;
+    for (const k of ka) {
+      const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+      if (d) return d;
+    }
+    return null;
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? null : `${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+}
+
 /** A TRACKED run in TRAINING with a history of HISTORY_POINTS steps (loss and grad_norm), recorded through the API. */
 async function runWithHistory(client: GraphQLClient): Promise<string> {
   const run = await createRun(client, 'read-bench');
@@ -55,13 +71,14 @@ export const scenario: Scenario = {
   name: 'read',
   order: 3,
   title: 'Read',
-  measures: `requests/s of the dashboard's own queries (web/src/queries.ts: the runs list, ${PAGE_SIZE} runs a page, and a run's page) under ${CONNECTIONS} concurrent clients, against Atelier's \`{ __typename }\` on the same server and a minimal graphql-yoga server answering the same runs list over raw prepared statements (no ORM)`,
+  measures: `requests/s of the dashboard's own queries (web/src/queries.ts: the runs list as the runs page asks for it, ${PAGE_SIZE} runs a page with names, tags, groups and reward summaries, and a run's page) under ${CONNECTIONS} concurrent clients, against Atelier's \`{ __typename }\` on the same server and a minimal graphql-yoga server answering the same runs list over raw prepared statements (no ORM)`,
   async run(ctx) {
     const data = await buildRunsDatabase(ctx.tempDir, {
       runs: 1000,
       perRun: 16,
       messageBytes: 200,
       name: 'read.sqlite',
+      labels: true,
     });
     const atelier = await startWorker('atelier-server');
     const raw = await startWorker('raw-yoga');
@@ -72,11 +89,18 @@ export const scenario: Scenario = {
       const atelierUrl = (await atelier.call<{ url: string }>('start', { databasePath: data.path })).url;
       const setup = graphqlClient(atelierUrl);
       const runId = await runWithHistory(setup);
-      const listBody = JSON.stringify({ query: RUNS, variables: { first: PAGE_SIZE } });
+      // The runs page's variables with nothing searched: newest first (web/src/runs-page.tsx).
+      const listVariables = (first: number) => ({
+        filter: {},
+        orderBy: { field: 'CREATED_AT', direction: 'DESC' },
+        first,
+        after: null,
+      });
+      const listBody = JSON.stringify({ query: RUNS_SEARCH, variables: listVariables(PAGE_SIZE) });
       const targets: Record<Name, { url: string; body: string }> = {
         list: { url: atelierUrl, body: listBody },
         /** Not a target: the same list of one run, to split a request's cost into its own and each run's. */
-        list1: { url: atelierUrl, body: JSON.stringify({ query: RUNS, variables: { first: 1 } }) },
+        list1: { url: atelierUrl, body: JSON.stringify({ query: RUNS_SEARCH, variables: listVariables(1) }) },
         runPage: {
           url: atelierUrl,
           body: JSON.stringify({ query: RUN, variables: { id: runId, maxPoints: MAX_POINTS } }),
@@ -86,7 +110,7 @@ export const scenario: Scenario = {
         bare: { url: (await bare.call<{ url: string }>('start')).url, body: JSON.stringify({ query: HELLO }) },
       };
       // Each answers what it should before it is loaded.
-      const list = await setup.query(RUNS, { first: PAGE_SIZE });
+      const list = await setup.query(RUNS_SEARCH, listVariables(PAGE_SIZE));
       const listBytes = (await setup.post(listBody)).length;
       if (list.runs.edges.length !== PAGE_SIZE || list.runs.totalCount !== data.runs + 1)
         throw new Error(`unexpected runs list: ${JSON.stringify(list).slice(0, 300)}`);
@@ -99,8 +123,8 @@ export const scenario: Scenario = {
       const rawClient = graphqlClient(targets.raw.url);
       const rawAnswer = await rawClient.post(targets.raw.body);
       rawClient.close();
-      if (JSON.stringify(JSON.parse(rawAnswer).data) !== JSON.stringify(list))
-        throw new Error(`the raw baseline answers differently: ${rawAnswer.slice(0, 300)}`);
+      const difference = firstDifference(JSON.parse(rawAnswer).data, list);
+      if (difference) throw new Error(`the raw baseline answers differently at ${difference}`);
       const helloClient = graphqlClient(targets.bare.url);
       const hello = await helloClient.post(targets.bare.body);
       helloClient.close();
@@ -141,14 +165,14 @@ export const scenario: Scenario = {
         `${fmt(median(rps(name)))} req/s (p25–p75 ${spread(rps(name), 0)}), median latency ${fmt(p50(name))} ms`;
       const notes = [
         `Load: autocannon in its own process, ${CONNECTIONS} connections (${RUN_PAGE_CONNECTIONS} for the run page, which one person opens at a time), no pipelining, ${ROUNDS} rounds of ${SECONDS} s per target after ${WARMUP_SECONDS} s of warm-up each, the targets taking turns (the first rotating each round); every answer was 2xx with no errors. Each server runs alone in its own process; with the load generator on the other core, 1 / (requests per second) is about the server's time per request.`,
-        `The queries are the dashboard's own, imported from web/src/queries.ts: RUNS with first: ${PAGE_SIZE} (totalCount, pageInfo with both cursors, and per run id databaseId projectName modelName mode status currentStep totalSteps createdAt and its metrics), and RUN with maxPoints: ${MAX_POINTS} for a TRACKED run with ${HISTORY_POINTS.toLocaleString('en-US')} history points (loss and grad_norm) recorded through recordMetrics, its 5 status transitions and no inputs. The run page is reported without a target: the history is the subject of the \`dashboard\` scenario.`,
-        `The baseline is a minimal graphql-yoga server (yoga's defaults, no plugins) with a schema of just the fields the list asks for, answering from two better-sqlite3 statements prepared once on the same file (the page of the 13 columns the answer needs, newest first, and the count): it makes the same global ids, enums, totalSteps, metrics, ISO dates and cursors, and its answer was checked to be the very same as Atelier's. What Atelier does on top is its own: HTTP body limits, authentication, the security plugins (document limits, cost, rate limit, response size), Pothos's resolver wrappers, error masking, its service and repository layers.`,
-        `Data: ${data.runs.toLocaleString('en-US')} runs in varied statuses (most finished ones PIPELINE runs with their own settings, so totalSteps is computed from them) with their metrics and status history, in Atelier's row layout, and the run with the history. Atelier reads, for the list, only the columns its selection needs (runs.graphql.ts, graphql/selection.ts) and a count.`,
+        `The queries are the dashboard's own, imported from web/src/queries.ts: RUNS_SEARCH with the runs page's variables when nothing is searched (newest first, first: ${PAGE_SIZE}: totalCount, pageInfo with both cursors, and per run id databaseId projectName modelName mode status currentStep totalSteps createdAt, its metrics, name, tags, group and its train/reward and val/reward summaries), and RUN with maxPoints: ${MAX_POINTS} for a TRACKED run with ${HISTORY_POINTS.toLocaleString('en-US')} history points (loss and grad_norm) recorded through recordMetrics, its 5 status transitions and no inputs. The run page is reported without a target: the history is the subject of the \`dashboard\` scenario.`,
+        `The baseline is a minimal graphql-yoga server (yoga's defaults, no plugins) with a schema of just the fields the list asks for, answering from four better-sqlite3 statements prepared once on the same file (the page of the 16 columns the answer needs, newest first, the count, and the page's tags and summaries): it makes the same global ids, enums, totalSteps, metrics, ISO dates and cursors, and its answer was checked to be the very same as Atelier's. What Atelier does on top is its own: HTTP body limits, authentication, the security plugins (document limits, cost, rate limit, response size), Pothos's resolver wrappers, error masking, its service and repository layers.`,
+        `Data: ${data.runs.toLocaleString('en-US')} runs in varied statuses (most finished ones PIPELINE runs with their own settings, so totalSteps is computed from them), each with a name, a group, two tags and train/reward and val/reward summaries, with their metrics and status history, in Atelier's row layout, and the run with the history. Atelier reads, for the list, only the columns its selection needs (runs.graphql.ts, graphql/selection.ts) and a count.`,
         `"Each run of the list" is (time per request of the 50-run list − that of the same list of 1 run) / 49: the list's cost per run, apart from what a request costs whatever it lists.`,
       ];
       if (floorRatio < FLOOR_TARGET || rawRatio < RAW_TARGET) {
         notes.push(
-          `**Why the target is missed:** a request costs Atelier about ${fmt(ms('floor'), 2)} ms whatever it asks (\`{ __typename }\`), the list of one run ${fmt(ms('list1'), 2)} ms, and each further run ${fmt(perRunUs, 1)} µs, so ${PAGE_SIZE} runs take ${fmt(ms('list'), 2)} ms. The raw baseline spends ${fmt(rawPerRequest, 2)} ms on the list over the bare server's request. The per-run work left is graphql-js executing about 17 fields a run (resolvers, the enum and DateTime serializers, the response-size budget on string fields, and graphql-js's development-mode instanceOf checks, which NODE_ENV=production would turn off with GraphiQL), turning the row into a run (dates and metrics parsed), and reading its 11 columns.`,
+          `**Why the target is missed:** a request costs Atelier about ${fmt(ms('floor'), 2)} ms whatever it asks (\`{ __typename }\`), the list of one run ${fmt(ms('list1'), 2)} ms, and each further run ${fmt(perRunUs, 1)} µs, so ${PAGE_SIZE} runs take ${fmt(ms('list'), 2)} ms. The raw baseline spends ${fmt(rawPerRequest, 2)} ms on the list over the bare server's request. (\`BENCH_CPU_PROF=<dir> npm run bench -- read\` profiles where each run's time goes.)`,
         );
       }
       return {

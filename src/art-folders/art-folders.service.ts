@@ -5,12 +5,15 @@
 // checkpoints services, as a TRACKED run's script's would.
 import { createHash } from 'node:crypto';
 
+import type { EntityManager } from 'typeorm';
+
 import { historyKey, historyLine, mergeRows, naiveLocalIso, parseHistory } from '../art-format/history';
 import { artFileOf, EXPECTED_LAYOUT, stepName } from '../art-format/layout';
 import { readModelJson, writeModelJson } from '../art-format/model-json';
 import { readTrajectoryFile, writeParquetGroups, type GroupToWrite } from '../art-format/trajectory-files';
 import type { CheckpointsService } from '../checkpoints/checkpoints.service';
 import type { Database } from '../db/data-source';
+import type { TrainingRunRow } from '../db/entities';
 import type { ProjectScope } from '../domain/project-scope';
 import { isFinal, type TrainingStatus } from '../domain/status-machine';
 import { ValidationError } from '../errors';
@@ -213,12 +216,13 @@ export class ArtFoldersService {
           'max',
           `holds ${total} trajectories; one step's file may hold at most ${MAX_TRAJECTORIES_PER_CALL}`,
         );
+      // The file's import state (and ART's current step as the run's) in the same transaction as its groups.
       const result = await this.trajectories.recordGroups(run.id, art.step, art.split, groups, {
         guard: TRACKING_API,
         replace: true,
+        alsoWrite: (em, row) => this.saveImported(em, row, file, art.step, file.size, null),
       });
-      stored = result.recorded;
-      step = art.step;
+      return { path: file.path, kind: art.kind, stored: result.recorded, consumed, pending };
     } else if (art.kind === 'checkpoint') {
       await this.checkpoints.record(
         run.id,
@@ -237,19 +241,31 @@ export class ArtFoldersService {
     // What was taken, and ART's current step (the highest it wrote) as the run's, in one write.
     await this.db.writes.run(async (tx) => {
       const row = await lockGuarded(tx.em, this.db.kind, run.id, TRACKING_API);
-      if (step !== null && !isFinal(row.status as TrainingStatus) && (row.currentStep ?? -1) < step)
-        await updateRun(tx.em, run.id, { currentStep: step });
-      await saveFileState(tx.em, {
-        runId: run.id,
-        path: file.path,
-        size: file.size,
-        // a history.jsonl taken only in part is not the file the client has: the next plan asks again
-        sha256: consumed === file.size ? file.sha256 : '',
-        consumed,
-        tail,
-      });
+      await this.saveImported(tx.em, row, file, step, consumed, tail);
     });
     return { path: file.path, kind: art.kind, stored, consumed, pending };
+  }
+
+  /** Remembers what of a file was taken, and moves the run's current step up to ART's (the highest it wrote). */
+  private async saveImported(
+    em: EntityManager,
+    row: TrainingRunRow,
+    file: PlanFile,
+    step: number | null,
+    consumed: number,
+    tail: string | null,
+  ): Promise<void> {
+    if (step !== null && !isFinal(row.status as TrainingStatus) && (row.currentStep ?? -1) < step)
+      await updateRun(em, row.id, { currentStep: step });
+    await saveFileState(em, {
+      runId: row.id,
+      path: file.path,
+      size: file.size,
+      // a history.jsonl taken only in part is not the file the client has: the next plan asks again
+      sha256: consumed === file.size ? file.sha256 : '',
+      consumed,
+      tail,
+    });
   }
 
   // ---- export: the run in ART's layout ----

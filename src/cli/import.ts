@@ -1,10 +1,12 @@
 // `atelier import PATH`: each model folder becomes one TRACKED run on the server. The server says
 // which files it still needs and from where (its plan); the client ships those, history.jsonl in
-// parts of whole lines under the body limit. Importing again ships nothing new.
+// parts of whole lines under the body limit, the other files several to a request
+// (POST /api/import/files, one token of the rate limit each). Importing again ships nothing new.
 import { createHash } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { encodeImportBatch, IMPORT_BATCH_TYPE, MAX_BATCH_FILES, type BatchFile } from '../art-format/import-batch';
 import type { AtelierClient } from './client';
 import { folderFiles, modelFolders, type LocalFile } from './folders';
 
@@ -17,7 +19,17 @@ export interface ImportSummary {
   failed: Array<{ path: string; error: string }>;
 }
 
-/** Bytes of history.jsonl per request; the server's MAX_BODY_BYTES default is 4 MiB. */
+interface FileResult {
+  path: string;
+  stored: number;
+}
+interface FileError {
+  path: string;
+  status: number;
+  error: { code: string; message: string };
+}
+
+/** Bytes per request (history.jsonl's parts, a batch of whole files); the server's MAX_BODY_BYTES default is 4 MiB. */
 export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 
 async function readRange(abs: string, from: number, length: number): Promise<Buffer> {
@@ -100,10 +112,48 @@ export async function importFolder(
   );
   const byPath = new Map(files.map((f) => [f.path, f]));
   const summary: ImportSummary = { folder, run: plan.run, sent: 0, stored: 0, failed: [] };
+  const fail = (path: string, err: unknown) =>
+    // One bad file (a corrupt Parquet, say) does not stop the others; it is sent again next time.
+    summary.failed.push({ path, error: err instanceof Error ? err.message : String(err) });
+  // Whole files (trajectories, checkpoints) go several to a request, up to chunkBytes of them.
+  let batch: Array<BatchFile & { bytes: Uint8Array }> = [];
+  let batchBytes = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const sent = batch;
+    batch = [];
+    batchBytes = 0;
+    try {
+      const { results } = await client.json<{ results: Array<FileResult | FileError> }>(
+        `/api/import/files?${new URLSearchParams({ run: plan.run.uuid })}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': IMPORT_BATCH_TYPE },
+          body: new Blob([encodeImportBatch(sent) as Uint8Array<ArrayBuffer>]),
+        },
+        `import ${sent.length} file(s) of ${folder}`,
+      );
+      results.forEach((r, i) => {
+        if ('error' in r)
+          return void fail(sent[i].path, new Error(`import ${sent[i].path}: HTTP ${r.status}: ${r.error.message}`));
+        summary.stored += r.stored;
+        summary.sent++;
+      });
+    } catch (err) {
+      for (const f of sent) fail(f.path, err);
+    }
+  };
   for (const need of plan.need) {
     const file = byPath.get(need.path);
     if (!file) continue;
     try {
+      if (file.path !== 'history.jsonl') {
+        const bytes = file.abs ? await readFile(file.abs) : new Uint8Array();
+        if (batch.length && (batchBytes + bytes.length > chunkBytes || batch.length >= MAX_BATCH_FILES)) await flush();
+        batch.push({ path: file.path, size: file.size, sha256: file.sha256, from: 0, bytes });
+        batchBytes += bytes.length;
+        continue;
+      }
       // Continue where the server stopped only if this is the file it read (its last line is here).
       let from = need.from;
       if (from > 0 && file.abs) {
@@ -114,10 +164,10 @@ export async function importFolder(
       summary.stored += await sendFile(client, plan.run.uuid, file, from, chunkBytes);
       summary.sent++;
     } catch (err) {
-      // One bad file (a corrupt Parquet, say) does not stop the others; it is sent again next time.
-      summary.failed.push({ path: need.path, error: err instanceof Error ? err.message : String(err) });
+      fail(need.path, err);
     }
   }
+  await flush();
   return summary;
 }
 

@@ -1,38 +1,77 @@
-// Whether an operation selects a path below a field (through fragments, inline fragments and aliases),
-// for resolvers that can read less, or refuse sooner, when they know what the answer will hold.
-// Selections under @include/@skip count as not selected: callers use this for lower bounds.
-import { Kind, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+// What an operation selects below the field being resolved, through fragments, inline fragments and
+// aliases (names, not aliases, count), for resolvers that can read less, or refuse sooner, when they
+// know what the answer will hold. One walker, two questions:
+// - selectsPath: is a path selected? A lower bound: selections under @include/@skip count as not selected.
+// - selectedFieldsAt: which fields are selected at a path? An upper bound: a field that might be asked
+//   for (under @include/@skip) counts as asked for, so a read is never less than execution needs.
+import {
+  Kind,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from 'graphql';
 
-function fieldsNamed(
+type Fragments = Record<string, FragmentDefinitionNode>;
+
+/** The fields of a selection set, fragments expanded (each once: validation refused cycles). */
+function fieldsOf(
   set: SelectionSetNode | undefined,
-  name: string,
-  fragments: Record<string, FragmentDefinitionNode>,
+  fragments: Fragments,
+  withDirectives: boolean,
+  out: FieldNode[] = [],
   seen = new Set<string>(),
-): SelectionSetNode[] {
-  const found: SelectionSetNode[] = [];
+): FieldNode[] {
   for (const sel of set?.selections ?? []) {
-    if (sel.directives?.length) continue;
-    if (sel.kind === Kind.FIELD) {
-      if (sel.name.value === name) found.push(sel.selectionSet ?? { kind: Kind.SELECTION_SET, selections: [] });
-    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      found.push(...fieldsNamed(sel.selectionSet, name, fragments, seen));
-    } else if (!seen.has(sel.name.value) && fragments[sel.name.value]) {
+    if (!withDirectives && sel.directives?.length) continue;
+    if (sel.kind === Kind.FIELD) out.push(sel);
+    else if (sel.kind === Kind.INLINE_FRAGMENT) fieldsOf(sel.selectionSet, fragments, withDirectives, out, seen);
+    else if (!seen.has(sel.name.value) && fragments[sel.name.value]) {
       seen.add(sel.name.value);
-      found.push(...fieldsNamed(fragments[sel.name.value].selectionSet, name, fragments, seen));
+      fieldsOf(fragments[sel.name.value].selectionSet, fragments, withDirectives, out, seen);
     }
   }
-  return found;
+  return out;
 }
 
-/** True when the field being resolved selects `path` (e.g. edges → node → messages → content) in every copy of it. */
+const EMPTY: SelectionSetNode = { kind: Kind.SELECTION_SET, selections: [] };
+
+/** The selection sets of the fields at `path` below these sets (a leaf field's is empty). */
+function setsAt(
+  sets: SelectionSetNode[],
+  path: readonly string[],
+  fragments: Fragments,
+  withDirectives: boolean,
+): SelectionSetNode[] {
+  let current = sets;
+  for (const name of path)
+    current = current.flatMap((set) =>
+      fieldsOf(set, fragments, withDirectives)
+        .filter((f) => f.name.value === name)
+        .map((f) => f.selectionSet ?? EMPTY),
+    );
+  return current;
+}
+
+/** True when the field being resolved selects `path` (e.g. edges → node → messages → content) in some copy of it. */
 export function selectsPath(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, path: string[]): boolean {
-  const reaches = (sets: SelectionSetNode[], rest: string[]): boolean =>
-    rest.length === 0
-      ? sets.length > 0
-      : reaches(
-          sets.flatMap((set) => fieldsNamed(set, rest[0], info.fragments)),
-          rest.slice(1),
-        );
   // One copy of the field (the same alias may be written twice and merged) selecting it is enough.
-  return info.fieldNodes.some((node) => node.selectionSet && reaches([node.selectionSet], path));
+  return info.fieldNodes.some(
+    (node) => node.selectionSet && setsAt([node.selectionSet], path, info.fragments, false).length > 0,
+  );
+}
+
+/**
+ * The names (not aliases) of the fields selected at `path` below the field being resolved (say
+ * edges.node of a connection), in every place the operation asks for it.
+ */
+export function selectedFieldsAt(
+  info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>,
+  path: readonly string[],
+): Set<string> {
+  const names = new Set<string>();
+  const roots = info.fieldNodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
+  for (const set of setsAt(roots, path, info.fragments, true))
+    for (const field of fieldsOf(set, info.fragments, true)) names.add(field.name.value);
+  return names;
 }

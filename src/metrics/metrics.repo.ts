@@ -141,19 +141,22 @@ export class MetricsRepo {
     });
     if (buckets.length === 0 || (names && names.length === 0)) return buckets;
 
+    // The named values' buckets without joining them to the numbered points (a join the planners got
+    // wrong: SQLite scanned the whole CTE per value; PostgreSQL, on tables not yet analyzed, did the
+    // same): the points' steps and the values in one ordered stream, where a step's dense rank is its
+    // point's position (every value belongs to a point of its step).
     const q = new SqlParams(this.kind);
-    // Placeholders in the order they appear in the text (SQLite's are positional): the CTE's first.
-    const inner = numbered(q);
-    const where = [`v.run_id = ${q.add(runId)}`, `v.split = ${q.add(split)}`];
+    const pointSteps = `SELECT m.step AS step, NULL AS name, NULL AS value FROM ${this.points.table} m WHERE m.run_id = ${q.add(runId)} AND m.split = ${q.add(split)}`;
     const nameFilter = names ? ` AND v.name IN (${q.list(names)})` : '';
+    const namedValues = `SELECT v.step AS step, v.name AS name, v.value AS value FROM ${this.values.table} v WHERE v.run_id = ${q.add(runId)} AND v.split = ${q.add(split)}${nameFilter}`;
     const valueRows: Array<{ b: number | string; name: string; lo: number | string; hi: number | string }> =
       await this.ds.query(
-        `WITH p AS MATERIALIZED (${inner})
-       SELECT p.b AS b, v.name AS name, MIN(v.value) AS lo, MAX(v.value) AS hi
-         FROM ${this.values.table} v JOIN p ON p.step = v.step
-        WHERE ${where.join(' AND ')}${nameFilter}
-        GROUP BY p.b, v.name
-        ORDER BY v.name`,
+        `SELECT u.b AS b, u.name AS name, MIN(u.value) AS lo, MAX(u.value) AS hi
+           FROM (SELECT (DENSE_RANK() OVER (ORDER BY s.step) - 1) / ${per} AS b, s.name AS name, s.value AS value
+                   FROM (${pointSteps} UNION ALL ${namedValues}) s) u
+          WHERE u.name IS NOT NULL
+          GROUP BY u.b, u.name
+          ORDER BY u.name`,
         q.values,
       );
     for (const v of valueRows) {

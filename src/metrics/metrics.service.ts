@@ -87,7 +87,7 @@ export class MetricsService {
     });
 
     return this.db.writes.run(async (tx) => {
-      await lockGuarded(tx.em, this.db.kind, runId, guard);
+      const run = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const pointsRepo = tx.em.getRepository(MetricPointEntity);
       const valuesRepo = tx.em.getRepository(MetricValueEntity);
       const steps = points.map((p) => p.step);
@@ -166,7 +166,7 @@ export class MetricsService {
           .execute();
 
       if (changedSteps.size > 0) {
-        await refreshSnapshot(tx.em, runId);
+        await refreshSnapshot(tx.em, run);
         await refreshSummaries(tx.em, runId, split, [...new Set(newValues.map((v) => v.name))]);
         const changed = [...changedSteps].sort((a, b) => a - b);
         tx.afterCommit(() => this.events.publish('metricsRecorded', { runId, split, steps: changed }));

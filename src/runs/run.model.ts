@@ -133,7 +133,15 @@ const CONVERT: Partial<Record<keyof TrainingRun, (value: never) => unknown>> = {
   backend: (v: string | null | undefined) => v ?? null,
   leaseOwner: (v: string | null | undefined) => v ?? null,
   leaseExpiresAt: (v: string | null | undefined) => parseDate(v ?? null),
+  name: (v: string | null | undefined) => v ?? null,
+  notes: (v: string | null | undefined) => v ?? null,
+  group: (v: string | null | undefined) => v ?? null,
 };
+
+/** The row property a TrainingRun property is read from: its own name, but `group` (groupName). */
+export function rowColumnOf(p: keyof TrainingRun): keyof TrainingRunRow {
+  return p === 'group' ? 'groupName' : (p as keyof TrainingRunRow);
+}
 
 /**
  * A run of which only `properties` were read (see RunsRepo.page): the others are absent, so it may be
@@ -146,7 +154,7 @@ export function partialRunFromRow(
   const run: Record<string, unknown> = {};
   for (const p of properties) {
     const convert = CONVERT[p] as ((value: unknown) => unknown) | undefined;
-    const value = row[p as keyof TrainingRunRow];
+    const value = row[rowColumnOf(p)];
     run[p] = convert ? convert(value) : value;
   }
   return run as unknown as TrainingRun;

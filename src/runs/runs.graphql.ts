@@ -14,7 +14,7 @@ import { builder } from '../graphql/builder';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
 import { FloatRangeInput, OrderDirectionEnum, RunModeEnum } from '../graphql/inputs';
 import { pageWindow, toConnection, type CursorShape } from '../graphql/pagination';
-import { selectedFieldsAt } from '../graphql/selected-fields';
+import { selectedFieldsAt } from '../graphql/selection';
 import { PipelineSettingsInput } from './pipeline-settings.graphql';
 import type { StatusTransition, TaskInput, TrainingRun } from './run.model';
 import { RUN_LIMITS, runRules } from './run.rules';
@@ -235,6 +235,13 @@ const READS: Record<string, readonly (keyof TrainingRun)[]> = {
   statusHistory: ['id'],
   taskInputs: ['id'],
   inputBatch: ['id', 'config', 'numEpochs', 'maxSteps'],
+  name: ['name', 'trainedModelName'],
+  notes: ['notes'],
+  group: ['group'],
+  // read by loaders keyed by the run's id (run-summary.graphql.ts, tags above)
+  tags: ['id'],
+  summary: ['id'],
+  costs: ['id'],
 };
 const ALWAYS: readonly (keyof TrainingRun)[] = ['id', 'taskDescription'];
 

@@ -368,7 +368,8 @@ export async function addToTrajectoryTotal(em: EntityManager, run: TrainingRunRo
   if (!stored && delta < 0) return;
   const metrics = stored ?? { ...EMPTY_METRICS };
   metrics.totalTrajectories = Math.max(0, metrics.totalTrajectories + delta);
-  await em.getRepository(TrainingRunEntity).update({ id: run.id }, { metrics: metricsToJson(metrics) });
+  run.metrics = metricsToJson(metrics);
+  await em.getRepository(TrainingRunEntity).update({ id: run.id }, { metrics: run.metrics });
 }
 
 // ---- leases: exactly one instance drives a pipeline run (see pipeline/leases.ts) ----

@@ -36,6 +36,7 @@ import type { EventBus } from '../events/event-bus';
 import type { RunStatusEvent } from '../events/topics';
 import {
   partialRunFromRow,
+  rowColumnOf,
   runFromRow,
   taskInputFromRow,
   type RunMode,
@@ -203,7 +204,7 @@ export class RunsService {
     // a selection with any other field reads whole rows (properties undefined).
     const columns =
       properties && order.field !== 'metric'
-        ? ([...properties, order.field] as unknown as (keyof TrainingRunRow)[])
+        ? [...properties.map(rowColumnOf), order.field as keyof TrainingRunRow]
         : undefined;
     const page = await this.repo.page(filter, order, window, columns);
     return {

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { exportArt, type ArtFoldersService, type PlanFile } from '../art-folders/art-folders.service';
+import { decodeImportBatch, IMPORT_BATCH_TYPE } from '../art-format/import-batch';
 import type { ApiKeysService } from '../auth/api-keys.service';
 import type { Authenticate } from '../auth/authenticate';
 import { isLoopbackHost } from '../auth/policy';
@@ -229,6 +230,34 @@ export function createArtRoutes(deps: ArtRoutesDeps) {
     send(res, 200, result);
   }
 
+  /**
+   * Several files of one planned run in one request (src/art-format/import-batch.ts): one token of the
+   * mutation rate limit, one body under MAX_BODY_BYTES. Each file is imported as POST /api/import/file
+   * imports it, whole or not at all; the answer gives each file's result or its error, in order.
+   */
+  async function files(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const viewer = await authorize(req, 'write');
+    if (contentType(req) !== IMPORT_BATCH_TYPE)
+      throw new HttpError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        `a batch of files is a JSON line of their {path, size, sha256, from, length} and then their bytes: Content-Type: ${IMPORT_BATCH_TYPE}`,
+      );
+    const run = await runOf(url.searchParams.get('run') ?? '', viewer);
+    const parts = decodeImportBatch(await readBody(req, max));
+    const results: unknown[] = [];
+    for (const { bytes, ...p } of parts) {
+      try {
+        results.push(await artFolders.importFile(run, p, bytes, viewer.projects));
+      } catch (err) {
+        const { status, body: error } = errorBody(err);
+        if (status === 500) deps.logger.error('ART import of a file failed', err);
+        results.push({ path: p.path, status, ...(error as object) });
+      }
+    }
+    send(res, 200, { results });
+  }
+
   async function manifest(req: IncomingMessage, res: ServerResponse, id: string) {
     const viewer = await authorize(req, 'read');
     const run = await runOf(id, viewer);
@@ -284,6 +313,7 @@ export function createArtRoutes(deps: ArtRoutesDeps) {
     let m: RegExpExecArray | null;
     if (p === '/api/import/plan' && req.method === 'POST') work = () => plan(req, res);
     else if (p === '/api/import/file' && req.method === 'POST') work = () => file(req, res, url);
+    else if (p === '/api/import/files' && req.method === 'POST') work = () => files(req, res, url);
     else if ((m = /^\/api\/runs\/([^/]+)\/art$/.exec(p)) && req.method === 'GET')
       work = () => manifest(req, res, m![1]);
     else if ((m = /^\/api\/runs\/([^/]+)\/art\/(.+)$/.exec(p)) && req.method === 'GET')

@@ -3,14 +3,15 @@
 // point computes its own. The run's `metrics` snapshot follows the latest train step and carries
 // the latest reward that exists, and the run's summaries of the split follow its points. Runs inside
 // the caller's write transaction.
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 
-import { MetricPointEntity, TrajectoryEntity } from '../db/entities';
+import { MetricPointEntity, TrajectoryEntity, type MetricPointRow, type TrainingRunRow } from '../db/entities';
 import { nowStored } from '../db/timestamps';
 import { rewardStats, type RewardStats } from '../domain/reward-stats';
 import type { TrainingMetrics } from '../domain/training-metrics';
 import { refreshSummaries } from '../runs/run-summaries';
-import { writeMetricsSnapshot } from '../runs/runs.repo';
+import { metricsFromJson, metricsToJson } from '../runs/run.model';
+import { addToTrajectoryTotal, writeMetricsSnapshot } from '../runs/runs.repo';
 
 export interface StepKey {
   split: string;
@@ -18,6 +19,8 @@ export interface StepKey {
 }
 
 const keyOf = (k: StepKey) => `${k.split}\u0000${k.step}`;
+const LOOKUP_CHUNK = 500;
+const INSERT_CHUNK = 100;
 
 /**
  * Reward statistics of the stored trajectories of each (split, step). The rewards are read and
@@ -68,34 +71,53 @@ export function pointStats(stats: Map<string, RewardStats>, key: StepKey) {
 /**
  * Recomputes the reward statistics of the points of these (split, step)s from their trajectories.
  * With `create`, a (split, step) without a point gets one, as ART's model.log writes a history row
- * for every log of trajectories. Then refreshes the run's snapshot. Returns the keys whose point
- * was created or changed.
+ * for every log of trajectories. Then refreshes the run's snapshot, its trajectory total moved by
+ * `totalDelta` (what this write added or removed), in the same write. Returns the keys whose point
+ * was created or changed. `run` is the row the transaction locked; its metrics follow the write.
  */
 export async function refreshStepStats(
   em: EntityManager,
-  runId: number,
+  run: TrainingRunRow,
   keys: StepKey[],
-  options: { create?: boolean } = {},
+  options: { create?: boolean; totalDelta?: number } = {},
 ): Promise<StepKey[]> {
+  const runId = run.id;
   const unique = [...new Map(keys.map((k) => [keyOf(k), k])).values()];
-  if (unique.length === 0) return [];
+  if (unique.length === 0) {
+    if (options.totalDelta) await refreshSnapshot(em, run, options.totalDelta);
+    return [];
+  }
   const stats = await rewardStatsOf(em, runId, unique);
   const repo = em.getRepository(MetricPointEntity);
+  // Every point of these (split, step)s in one read.
+  const wanted = new Set(unique.map(keyOf));
+  const stored = new Map<string, MetricPointRow>();
+  for (let i = 0; i < unique.length; i += LOOKUP_CHUNK) {
+    const chunk = unique.slice(i, i + LOOKUP_CHUNK);
+    const rows = await repo.findBy({
+      runId,
+      split: In([...new Set(chunk.map((k) => k.split))]),
+      step: In([...new Set(chunk.map((k) => k.step))]),
+    });
+    for (const row of rows) if (wanted.has(keyOf(row))) stored.set(keyOf(row), row);
+  }
   const changed: StepKey[] = [];
+  const created: MetricPointRow[] = [];
+  const now = nowStored();
   for (const key of unique) {
     const next = pointStats(stats, key);
-    const point = await repo.findOneBy({ runId, split: key.split, step: key.step });
+    const point = stored.get(keyOf(key));
     if (!point) {
       if (!options.create) continue;
-      await repo.insert({
+      created.push({
         runId,
         split: key.split,
         step: key.step,
         epoch: 0,
         trainingLoss: null,
-        recordedAt: nowStored(),
+        recordedAt: now,
         ...next,
-      });
+      } as MetricPointRow);
       changed.push(key);
       continue;
     }
@@ -104,20 +126,32 @@ export async function refreshStepStats(
     await repo.update({ id: point.id }, next);
     changed.push(key);
   }
+  for (let i = 0; i < created.length; i += INSERT_CHUNK)
+    await repo
+      .createQueryBuilder()
+      .insert()
+      .values(created.slice(i, i + INSERT_CHUNK))
+      .updateEntity(false)
+      .execute();
   for (const split of new Set(changed.map((k) => k.split))) await refreshSummaries(em, runId, split, []);
-  await refreshSnapshot(em, runId);
+  await refreshSnapshot(em, run, options.totalDelta ?? 0);
   return changed;
 }
 
 /**
  * The run's `metrics` (the seed's TrainingMetrics): step, epoch and loss of its latest train point,
- * the reward statistics of the latest train point that has rewards, and its trajectory total.
- * A run without train points keeps the snapshot it has.
+ * the reward statistics of the latest train point that has rewards, and its trajectory total: the
+ * stored total (kept by every write that adds or removes trajectories) plus `totalDelta`, never a
+ * COUNT over the run's rows. A run without train points keeps the snapshot it has, its total moved.
  */
-export async function refreshSnapshot(em: EntityManager, runId: number): Promise<void> {
+export async function refreshSnapshot(em: EntityManager, run: TrainingRunRow, totalDelta = 0): Promise<void> {
+  const runId = run.id;
   const repo = em.getRepository(MetricPointEntity);
   const latest = await repo.findOne({ where: { runId, split: 'train' }, order: { step: 'DESC' } });
-  if (!latest) return;
+  if (!latest) {
+    if (totalDelta !== 0) await addToTrajectoryTotal(em, run, totalDelta);
+    return;
+  }
   const rewarded =
     latest.avgReward !== null
       ? latest
@@ -127,7 +161,8 @@ export async function refreshSnapshot(em: EntityManager, runId: number): Promise
           .orderBy('m.step', 'DESC')
           .limit(1)
           .getOne();
-  const total = await em.getRepository(TrajectoryEntity).countBy({ runId });
+  // The total is the one the writes keep (addToTrajectoryTotal's rule), not a COUNT over the run's rows.
+  const total = Math.max(0, (metricsFromJson(run.metrics)?.totalTrajectories ?? 0) + totalDelta);
   const snapshot: TrainingMetrics = {
     totalTrajectories: total,
     avgReward: rewarded?.avgReward ?? null,
@@ -138,4 +173,5 @@ export async function refreshSnapshot(em: EntityManager, runId: number): Promise
     step: latest.step,
   };
   await writeMetricsSnapshot(em, runId, snapshot);
+  run.metrics = metricsToJson(snapshot);
 }

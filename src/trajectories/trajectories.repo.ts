@@ -1,7 +1,7 @@
 // Queries over trajectories: keyset pages of one run's trajectories, loads by id, and the insert
 // that recording uses inside its write transaction.
 import type BetterSqlite3 from 'better-sqlite3';
-import { Between, In, type DataSource, type EntityManager, type EntityMetadata } from 'typeorm';
+import { Between, In, type DataSource, type EntityManager, type EntityMetadata, type EntitySchema } from 'typeorm';
 
 import type { DbKind } from '../db/data-source';
 import {
@@ -155,51 +155,111 @@ export type NewTrajectoryRow = Omit<TrajectoryRow, 'id'>;
 
 const INSERT_CHUNK = 200;
 const LOOKUP_CHUNK = 500;
-const insertStatements = new WeakMap<
-  BetterSqlite3.Database,
-  { statement: BetterSqlite3.Statement; columns: EntityMetadata['columns'] }
->();
+type Prepared = { statement: BetterSqlite3.Statement; columns: EntityMetadata['columns'] };
+const insertStatements = new WeakMap<BetterSqlite3.Database, Map<string, Prepared>>();
+
+/** The better-sqlite3 connection the caller's write transaction is open on (TypeORM's driver has exactly one). */
+function sqliteConnection(em: EntityManager): BetterSqlite3.Database {
+  if (!em.queryRunner?.isTransactionActive) throw new Error('inserts run inside a write transaction');
+  return (em.connection.driver as unknown as { databaseConnection: BetterSqlite3.Database }).databaseConnection;
+}
 
 /**
- * One prepared INSERT of every stored column of the entity (all but the generated id), built from
+ * One prepared INSERT of every stored column of the entity (all but a generated id), built from
  * TypeORM's metadata so a column added to the entity is written here too.
  */
-function sqliteInsert(em: EntityManager, connection: BetterSqlite3.Database) {
-  let insert = insertStatements.get(connection);
+function sqliteInsert(em: EntityManager, connection: BetterSqlite3.Database, entity: EntitySchema<never>): Prepared {
+  let byEntity = insertStatements.get(connection);
+  if (!byEntity) insertStatements.set(connection, (byEntity = new Map()));
+  const metadata = em.connection.getMetadata(entity);
+  let insert = byEntity.get(metadata.name);
   if (!insert) {
-    const metadata = em.connection.getMetadata(TrajectoryEntity);
     const columns = metadata.columns.filter((c) => !c.isGenerated);
     const driver = em.connection.driver;
     const sql = `INSERT INTO ${driver.escape(metadata.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-    insertStatements.set(connection, (insert = { statement: connection.prepare(sql), columns }));
+    byEntity.set(metadata.name, (insert = { statement: connection.prepare(sql), columns }));
   }
   return insert;
 }
 
 /**
+ * Inserts rows of an entity through its prepared statement on SQLite, each converted as the query
+ * builder converts it (an absent value is the column's default, or NULL where it has none); returns
+ * each row's id (its lastInsertRowid), in order.
+ */
+function sqliteInsertRows<T extends object>(em: EntityManager, entity: EntitySchema<never>, rows: T[]): number[] {
+  const driver = em.connection.driver;
+  const { statement, columns } = sqliteInsert(em, sqliteConnection(em), entity);
+  const values = (r: T) =>
+    columns.map((c) => {
+      const value = c.getEntityValue(r);
+      return driver.preparePersistentValue(value === undefined ? c.default : value, c) ?? null;
+    });
+  return rows.map((r) => Number(statement.run(...values(r)).lastInsertRowid));
+}
+
+/** Rows per multi-row INSERT on PostgreSQL: the parameters stay far under its 65,535. */
+const ART_CHUNK = 1000;
+const GROUP_CHUNK = 500;
+
+/** Inserts ART JSON rows of stored trajectories inside the caller's write transaction. */
+export async function insertTrajectoryArt(
+  em: EntityManager,
+  kind: DbKind,
+  rows: Array<{ trajectoryId: number; art: string }>,
+): Promise<void> {
+  if (kind === 'sqlite') return void sqliteInsertRows(em, TrajectoryArtEntity as EntitySchema<never>, rows);
+  for (let i = 0; i < rows.length; i += ART_CHUNK)
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(TrajectoryArtEntity)
+      .values(rows.slice(i, i + ART_CHUNK))
+      .updateEntity(false)
+      .execute();
+}
+
+/** Inserts a step's new groups (one run, split and step) inside the caller's write transaction; their ids by group index. */
+export async function insertTrajectoryGroups(
+  em: EntityManager,
+  kind: DbKind,
+  rows: Array<Omit<TrajectoryGroupRow, 'id'>>,
+): Promise<Map<number, number>> {
+  const ids = new Map<number, number>();
+  if (rows.length === 0) return ids;
+  if (kind === 'sqlite') {
+    sqliteInsertRows(em, TrajectoryGroupEntity as EntitySchema<never>, rows).forEach((id, i) =>
+      ids.set(rows[i].groupIndex, id),
+    );
+    return ids;
+  }
+  const repo = em.getRepository(TrajectoryGroupEntity);
+  for (let i = 0; i < rows.length; i += GROUP_CHUNK)
+    await repo
+      .createQueryBuilder()
+      .insert()
+      .values(rows.slice(i, i + GROUP_CHUNK))
+      .updateEntity(false)
+      .execute();
+  const { runId, split, step } = rows[0];
+  for (let i = 0; i < rows.length; i += LOOKUP_CHUNK)
+    for (const g of await repo.find({
+      select: { id: true, groupIndex: true },
+      where: { runId, split, step, groupIndex: In(rows.slice(i, i + LOOKUP_CHUNK).map((r) => r.groupIndex)) },
+    }))
+      ids.set(g.groupIndex, g.id);
+  return ids;
+}
+
+/**
  * Inserts new rows inside the caller's write transaction and returns their ids, ascending.
  * On SQLite the rows go through one prepared statement on the driver's connection, the one the
- * transaction is open on (TypeORM's better-sqlite3 driver has exactly one), and each row's id is
- * its lastInsertRowid: much cheaper than building multi-row INSERTs with the query builder and
- * reading the ids back. PostgreSQL inserts in chunks through the query builder.
+ * transaction is open on, and each row's id is its lastInsertRowid: much cheaper than building
+ * multi-row INSERTs with the query builder and reading the ids back. PostgreSQL inserts in chunks
+ * through the query builder.
  */
 export async function insertTrajectories(em: EntityManager, kind: DbKind, rows: NewTrajectoryRow[]): Promise<number[]> {
-  if (kind === 'sqlite') {
-    if (!em.queryRunner?.isTransactionActive) throw new Error('insertTrajectories runs inside a write transaction');
-    const driver = em.connection.driver;
-    const { statement, columns } = sqliteInsert(
-      em,
-      (driver as unknown as { databaseConnection: BetterSqlite3.Database }).databaseConnection,
-    );
-    // Values converted as the query builder converts them; an absent value is stored as the column's
-    // default (`split`: train), or NULL where it has none, as the query builder does on SQLite.
-    const values = (r: NewTrajectoryRow) =>
-      columns.map((c) => {
-        const value = c.getEntityValue(r);
-        return driver.preparePersistentValue(value === undefined ? c.default : value, c) ?? null;
-      });
-    return rows.map((r) => Number(statement.run(...values(r)).lastInsertRowid));
-  }
+  if (kind === 'sqlite') return sqliteInsertRows(em, TrajectoryEntity as EntitySchema<never>, rows);
   const repo = em.getRepository(TrajectoryEntity);
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await repo

@@ -10,6 +10,7 @@ import {
   TrajectoryArtEntity,
   TrajectoryEntity,
   TrajectoryGroupEntity,
+  type TrainingRunRow,
   type TrajectoryGroupRow,
   type TrajectoryRow,
 } from '../db/entities';
@@ -19,12 +20,13 @@ import { nowStored } from '../db/timestamps';
 import { checkArtGroups, type ArtGroupInput, type JsonObject } from '../domain/art-trajectory';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
-import { addToTrajectoryTotal } from '../runs/runs.repo';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { artGroupRows } from './art-rows';
 import { refreshStepStats } from './step-stats';
 import {
   insertTrajectories,
+  insertTrajectoryArt,
+  insertTrajectoryGroups,
   type TrajectoriesRepo,
   type TrajectoryFilter,
   type TrajectoryOrder,
@@ -74,6 +76,8 @@ export interface RecordGroupsOptions extends RecordOptions {
   replace?: boolean;
   /** The pipeline: trajectories still to be scored (or failed) are stored with no reward (the ART JSON keeps its own). */
   pendingReward?: (trajectory: JsonObject) => boolean;
+  /** More writes of the caller's (an import's file state), in the same transaction, after the groups' (a no-op retry included). */
+  alsoWrite?: (em: EntityManager, run: TrainingRunRow) => Promise<void>;
 }
 
 export interface RecordGroupsInput extends ArtGroupInput {
@@ -112,17 +116,6 @@ async function artByIds(em: EntityManager, ids: number[]): Promise<Map<number, s
       .findBy({ trajectoryId: In(ids.slice(i, i + LOOKUP_CHUNK)) }))
       out.set(r.trajectoryId, r.art);
   return out;
-}
-
-async function insertArt(em: EntityManager, rows: Array<{ trajectoryId: number; art: string }>): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200)
-    await em
-      .createQueryBuilder()
-      .insert()
-      .into(TrajectoryArtEntity)
-      .values(rows.slice(i, i + 200))
-      .updateEntity(false)
-      .execute();
 }
 
 async function deleteGroupRows(em: EntityManager, trajectoryIds: number[], groupIds: number[]): Promise<void> {
@@ -271,11 +264,11 @@ export class TrajectoriesService {
       const ids = fresh.length > 0 ? await insertTrajectories(tx.em, this.db.kind, fresh) : [];
 
       if (fresh.length > 0) {
-        await addToTrajectoryTotal(tx.em, run, fresh.length);
         await refreshStepStats(
           tx.em,
-          runId,
+          run,
           fresh.map((r) => ({ split: r.split, step: r.step! })),
+          { totalDelta: fresh.length },
         );
         const steps = new Set(fresh.map((r) => r.step));
         const step = steps.size === 1 ? [...steps][0] : null;
@@ -355,7 +348,10 @@ export class TrajectoriesService {
       let replaced = 0;
       let fresh = built;
       if (options.replace) {
-        if (differences.length === 0 && sameSet) return { recorded: 0, duplicateUuids: uuids, uuids, replaced: 0 };
+        if (differences.length === 0 && sameSet) {
+          await options.alsoWrite?.(tx.em, run);
+          return { recorded: 0, duplicateUuids: uuids, uuids, replaced: 0 };
+        }
         replaced = storedRows.length;
         await deleteGroupRows(
           tx.em,
@@ -370,44 +366,42 @@ export class TrajectoriesService {
         fresh = built.filter((g) => !storedByIndex.has(g.groupIndex));
       }
 
+      // The step's new groups, then all their trajectories, then their ART JSON: one multi-row insert
+      // per table (chunked under the databases' parameter limits), inside this one transaction.
       const now = nowStored();
-      const ids: number[] = [];
-      for (const g of fresh) {
-        const { identifiers } = await groupRepo.insert({
-          runId,
-          split,
-          step,
-          groupIndex: g.groupIndex,
-          art: g.art,
-          createdAt: now,
-        });
-        const groupId = Number(identifiers[0].id);
-        const rowIds = await insertTrajectories(
-          tx.em,
-          this.db.kind,
-          g.trajectories.map((t) => ({
-            uuid: t.uuid,
-            runId,
-            taskInput: t.taskInput,
-            messages: t.messages,
-            reward: t.reward,
-            metadata: t.metadata,
-            createdAt: now,
-            step,
-            choice: null,
-            split,
-            groupId,
-          })),
-        );
-        await insertArt(
-          tx.em,
-          rowIds.map((id, i) => ({ trajectoryId: id, art: g.trajectories[i].art })),
-        );
-        ids.push(...rowIds);
-      }
+      const groupIds = await insertTrajectoryGroups(
+        tx.em,
+        this.db.kind,
+        fresh.map((g) => ({ runId, split, step, groupIndex: g.groupIndex, art: g.art, createdAt: now })),
+      );
+      const members = fresh.flatMap((g) => g.trajectories.map((t) => ({ t, groupId: groupIds.get(g.groupIndex)! })));
+      const ids = members.length
+        ? await insertTrajectories(
+            tx.em,
+            this.db.kind,
+            members.map(({ t, groupId }) => ({
+              uuid: t.uuid,
+              runId,
+              taskInput: t.taskInput,
+              messages: t.messages,
+              reward: t.reward,
+              metadata: t.metadata,
+              createdAt: now,
+              step,
+              choice: null,
+              split,
+              groupId,
+            })),
+          )
+        : [];
+      await insertTrajectoryArt(
+        tx.em,
+        this.db.kind,
+        ids.map((id, i) => ({ trajectoryId: id, art: members[i].t.art })),
+      );
       const recorded = ids.length;
-      if (recorded - replaced !== 0) await addToTrajectoryTotal(tx.em, run, recorded - replaced);
-      await refreshStepStats(tx.em, runId, [{ split, step }], { create: true });
+      await refreshStepStats(tx.em, run, [{ split, step }], { create: true, totalDelta: recorded - replaced });
+      await options.alsoWrite?.(tx.em, run);
       if (recorded > 0)
         tx.afterCommit(() =>
           this.events.publish('trajectoriesRecorded', { runId, step, count: recorded, trajectoryIds: ids }),
@@ -420,7 +414,7 @@ export class TrajectoriesService {
   /** Sets rewards (RULER's scores) on a run's trajectories in one transaction, while the guard holds; subscribers learn it after commit. */
   async applyScores(runId: number, updates: ScoreUpdate[], guard: WriteGuard): Promise<void> {
     await this.db.writes.run(async (tx) => {
-      await lockGuarded(tx.em, this.db.kind, runId, guard);
+      const run = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(TrajectoryEntity);
       const steps = new Set<number | null>();
       /** The (split, step)s touched, as `split\u0000step`: a val or eval log's history point follows its scores too. */
@@ -445,7 +439,7 @@ export class TrajectoriesService {
         }
       }
       if (updates.length === 0) return;
-      await refreshStepSplits(tx.em, runId, splitSteps);
+      await refreshStepSplits(tx.em, run, splitSteps);
       const step = steps.size === 1 ? [...steps][0] : null;
       const trajectoryIds = updates.map((u) => u.id).sort((a, b) => a - b);
       tx.afterCommit(() => this.events.publish('trajectoriesScored', { runId, step, trajectoryIds }));
@@ -485,18 +479,17 @@ export class TrajectoriesService {
         rows.map((r) => r.id),
         groups.map((g) => g.id),
       );
-      await addToTrajectoryTotal(tx.em, run, -removed);
-      await refreshStepStats(tx.em, runId, [{ split, step }]);
+      await refreshStepStats(tx.em, run, [{ split, step }], { totalDelta: -removed });
       return removed;
     });
   }
 }
 
 /** Refreshes the history points of these (split, step)s, given as `split\u0000step`. */
-async function refreshStepSplits(em: EntityManager, runId: number, keys: Set<string>): Promise<void> {
+async function refreshStepSplits(em: EntityManager, run: TrainingRunRow, keys: Set<string>): Promise<void> {
   const pairs = [...keys].map((k) => {
     const at = k.lastIndexOf('\u0000');
     return { split: k.slice(0, at), step: Number(k.slice(at + 1)) };
   });
-  if (pairs.length) await refreshStepStats(em, runId, pairs);
+  if (pairs.length) await refreshStepStats(em, run, pairs);
 }

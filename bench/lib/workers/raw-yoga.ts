@@ -1,9 +1,10 @@
-// Worker: the read scenario's baseline for the dashboard's runs list (web/src/queries.ts RUNS), a
-// minimal graphql-yoga server (yoga's defaults, on node:http like Atelier) answering the same
-// `runs(first:)` selection from raw better-sqlite3 prepared statements: no ORM, no plugins, no auth,
-// no limits. It does the work the answer needs and nothing more: a keyset page (first + 1 rows,
-// newest first) of the columns the answer needs and a count, global ids, the status and mode enums,
-// totalSteps, metrics parsed from their JSON text, dates as ISO strings, the first and last cursors.
+// Worker: the read scenario's baseline for the dashboard's runs list (web/src/queries.ts RUNS_SEARCH
+// as the runs page sends it: newest first, no filter), a minimal graphql-yoga server (yoga's
+// defaults, on node:http like Atelier) answering the same selection from raw better-sqlite3 prepared
+// statements: no ORM, no plugins, no auth, no limits. It does the work the answer needs and nothing
+// more: a keyset page (first + 1 rows, newest first) of the columns the answer needs and a count, the
+// page's tags and summaries (one statement each), global ids, the status and mode enums, totalSteps,
+// metrics parsed from their JSON text, dates as ISO strings, the first and last cursors.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -17,10 +18,41 @@ import { serveWorker } from '../worker';
 
 const typeDefs = /* GraphQL */ `
   type Query {
-    runs(first: Int, filter: TrainingRunFilter, after: String, last: Int, before: String): TrainingRunConnection!
+    runs(
+      first: Int
+      filter: TrainingRunFilter
+      orderBy: TrainingRunOrder
+      after: String
+      last: Int
+      before: String
+    ): TrainingRunConnection!
   }
   input TrainingRunFilter {
     projectName: String
+    status: [TrainingStatus!]
+    query: String
+  }
+  enum TrainingRunOrderField {
+    CREATED_AT
+    AVG_REWARD
+    METRIC
+  }
+  enum OrderDirection {
+    ASC
+    DESC
+  }
+  input TrainingRunOrder {
+    field: TrainingRunOrderField!
+    direction: OrderDirection!
+    metric: String
+  }
+  type RunSummary {
+    split: String!
+    name: String!
+    last: Float!
+    min: Float!
+    max: Float!
+    step: Int!
   }
   type TrainingRunConnection {
     totalCount: Int!
@@ -63,6 +95,10 @@ const typeDefs = /* GraphQL */ `
     createdAt: String!
     startedAt: String
     metrics: TrainingMetrics
+    name: String
+    tags: [String!]!
+    group: String
+    summary(names: [String!]): [RunSummary!]!
   }
   type TrainingMetrics {
     totalTrajectories: Int!
@@ -89,13 +125,25 @@ interface RunRow {
   created_at: string;
   started_at: string | null;
   metrics: string | null;
+  name: string | null;
+  trained_model_name: string | null;
+  group_name: string | null;
+}
+interface SummaryRow {
+  run_id: number;
+  split: string;
+  name: string;
+  last: number;
+  min: number;
+  max: number;
+  step: number;
 }
 
 /** Atelier's cursors for the newest-first list without a filter, so the answers are the same. */
 const cursor = cursorEncoder({
   order: 'runs:createdAt:desc',
-  // Atelier's filter with nothing set: its fingerprint is that of {}.
-  query: {},
+  // Atelier's filter with nothing set, as an open server sees it (every project: projectNames null).
+  query: { projectNames: null, query: null },
   valueKind: 'string',
 });
 
@@ -129,9 +177,29 @@ serveWorker({
   async start(p: { databasePath: string }) {
     db = new BetterSqlite3(p.databasePath, { readonly: true });
     const page = db.prepare(
-      'SELECT id, mode, current_step, num_examples, num_epochs, max_steps, config, status, project_name, model_name, created_at, started_at, metrics FROM training_runs ORDER BY created_at DESC, id DESC LIMIT ?',
+      'SELECT id, mode, current_step, num_examples, num_epochs, max_steps, config, status, project_name, model_name, created_at, started_at, metrics, name, trained_model_name, group_name FROM training_runs ORDER BY created_at DESC, id DESC LIMIT ?',
     );
     const count = db.prepare('SELECT COUNT(1) AS n FROM training_runs');
+    // The page's tags and summaries, one statement each, prepared once per page size.
+    const byCount = new Map<number, { tags: BetterSqlite3.Statement; summaries: BetterSqlite3.Statement }>();
+    const labelsOf = (ids: number[]) => {
+      let st = byCount.get(ids.length);
+      if (!st) {
+        const list = ids.map(() => '?').join(', ');
+        st = {
+          tags: db!.prepare(`SELECT run_id, tag FROM run_tags WHERE run_id IN (${list}) ORDER BY run_id, tag`),
+          summaries: db!.prepare(
+            `SELECT run_id, split, name, last, min, max, step FROM run_summaries WHERE run_id IN (${list}) ORDER BY run_id, name`,
+          ),
+        };
+        byCount.set(ids.length, st);
+      }
+      const tags = new Map<number, string[]>(ids.map((id) => [id, []]));
+      for (const t of st.tags.all(...ids) as Array<{ run_id: number; tag: string }>) tags.get(t.run_id)!.push(t.tag);
+      const summaries = new Map<number, SummaryRow[]>(ids.map((id) => [id, []]));
+      for (const m of st.summaries.all(...ids) as SummaryRow[]) summaries.get(m.run_id)!.push(m);
+      return { tags, summaries };
+    };
     yoga = createYoga({
       schema: createSchema({
         typeDefs,
@@ -147,10 +215,13 @@ serveWorker({
             CANCELLED: 'cancelled',
           },
           RunMode: { PIPELINE: 'pipeline', TRACKED: 'tracked' },
+          TrainingRunOrderField: { CREATED_AT: 'createdAt', AVG_REWARD: 'avgReward', METRIC: 'metric' },
+          OrderDirection: { ASC: 'asc', DESC: 'desc' },
           Query: {
             runs: (_root: unknown, args: { first?: number | null }) => {
               const first = args.first ?? 20;
               const rows = page.all(first + 1) as RunRow[];
+              const labels = labelsOf(rows.slice(0, first).map((r) => r.id));
               const edges = rows.slice(0, first).map((r) => ({
                 node: {
                   id: encodeGlobalId('TrainingRun', r.id),
@@ -167,6 +238,13 @@ serveWorker({
                   createdAt: iso(r.created_at),
                   startedAt: r.started_at === null ? null : iso(r.started_at),
                   metrics: metrics(r.metrics),
+                  name: r.name ?? r.trained_model_name,
+                  tags: labels.tags.get(r.id),
+                  group: r.group_name,
+                  summary: (args: { names?: string[] | null }) => {
+                    const all = labels.summaries.get(r.id)!;
+                    return args.names ? all.filter((m) => args.names!.includes(m.name)) : all;
+                  },
                 },
                 cursor: () => cursor({ value: r.created_at, id: r.id }),
               }));
