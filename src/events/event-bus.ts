@@ -114,6 +114,8 @@ const TOPICS: TopicName[] = [
   'trajectoriesRecorded',
   'trajectoriesScored',
   'runProgress',
+  'runStall',
+  'checkpointRecorded',
 ];
 
 export async function createEventBus(options: EventBusOptions): Promise<EventBus> {

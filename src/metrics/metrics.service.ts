@@ -16,6 +16,7 @@ import { nowStored } from '../db/timestamps';
 import { downsample, type Bucket } from '../domain/downsample';
 import { ConflictError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
+import { markActivity } from '../runs/run-activity';
 import { refreshSummaries } from '../runs/run-summaries';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { pointStats, refreshSnapshot, rewardStatsOf } from '../trajectories/step-stats';
@@ -87,7 +88,7 @@ export class MetricsService {
     });
 
     return this.db.writes.run(async (tx) => {
-      await lockGuarded(tx.em, this.db.kind, runId, guard);
+      const run = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const pointsRepo = tx.em.getRepository(MetricPointEntity);
       const valuesRepo = tx.em.getRepository(MetricValueEntity);
       const steps = points.map((p) => p.step);
@@ -169,6 +170,7 @@ export class MetricsService {
         await refreshSnapshot(tx.em, runId);
         await refreshSummaries(tx.em, runId, split, [...new Set(newValues.map((v) => v.name))]);
         const changed = [...changedSteps].sort((a, b) => a - b);
+        await markActivity(tx, run, this.events);
         tx.afterCommit(() => this.events.publish('metricsRecorded', { runId, split, steps: changed }));
       }
       // The answer: each point as stored now (a merged one with its old and new values), built without reading back.

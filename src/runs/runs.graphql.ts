@@ -235,6 +235,9 @@ const READS: Record<string, readonly (keyof TrainingRun)[]> = {
   statusHistory: ['id'],
   taskInputs: ['id'],
   inputBatch: ['id', 'config', 'numEpochs', 'maxSteps'],
+  stalled: ['id', 'mode', 'status'],
+  stalledSince: ['id', 'mode', 'status'],
+  lastActivityAt: ['id', 'mode', 'startedAt', 'createdAt'],
 };
 const ALWAYS: readonly (keyof TrainingRun)[] = ['id', 'taskDescription'];
 

@@ -20,6 +20,7 @@ import { checkArtGroups, type ArtGroupInput, type JsonObject } from '../domain/a
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { addToTrajectoryTotal } from '../runs/runs.repo';
+import { markActivity } from '../runs/run-activity';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { artGroupRows } from './art-rows';
 import { refreshStepStats } from './step-stats';
@@ -274,6 +275,7 @@ export class TrajectoriesService {
         );
         const steps = new Set(fresh.map((r) => r.step));
         const step = steps.size === 1 ? [...steps][0] : null;
+        await markActivity(tx, run, this.events);
         tx.afterCommit(() =>
           this.events.publish('trajectoriesRecorded', { runId, step, count: fresh.length, trajectoryIds: ids }),
         );
@@ -403,10 +405,12 @@ export class TrajectoriesService {
       const recorded = ids.length;
       if (recorded - replaced !== 0) await addToTrajectoryTotal(tx.em, run, recorded - replaced);
       await refreshStepStats(tx.em, runId, [{ split, step }], { create: true });
-      if (recorded > 0)
+      if (recorded > 0) {
+        await markActivity(tx, run, this.events);
         tx.afterCommit(() =>
           this.events.publish('trajectoriesRecorded', { runId, step, count: recorded, trajectoryIds: ids }),
         );
+      }
       const freshUuids = new Set(fresh.flatMap((g) => g.trajectories.map((t) => t.uuid)));
       return { recorded, duplicateUuids: uuids.filter((u) => !freshUuids.has(u)), uuids, replaced };
     });

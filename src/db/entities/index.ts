@@ -14,6 +14,7 @@ import { TrainingRunEntity } from './training-run.entity';
 import { TrajectoryArtEntity } from './trajectory-art.entity';
 import { TrajectoryGroupEntity } from './trajectory-group.entity';
 import { TrajectoryEntity } from './trajectory.entity';
+import { RunActivityEntity } from './run-activity.entity';
 
 export * from './training-run.entity';
 export * from './trajectory.entity';
@@ -31,6 +32,7 @@ export * from './run-summary.entity';
 export * from './run-cost.entity';
 export * from './dataset.entity';
 export * from './art-import-file.entity';
+export * from './run-activity.entity';
 
 export const entities = [
   TrainingRunEntity,
@@ -50,4 +52,5 @@ export const entities = [
   DatasetEntity,
   DatasetItemEntity,
   ArtImportFileEntity,
+  RunActivityEntity,
 ];
