@@ -275,3 +275,39 @@ describe('stalled runs with a tiny STALL_TIMEOUT_SECONDS: the server looks by it
     }
   });
 });
+
+describe('stalled runs and keys scoped to projects', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer({ keys: { admin: 'admin' }, pipeline: { stallTimeoutMs: TIMEOUT_MS } });
+  });
+  afterAll(async () => s?.stop());
+
+  it("pushes all runs' stalls to a scoped key for its projects only", async () => {
+    const { token } = await s.app.services.apiKeys.create({ name: 'alpha-reader', scope: 'read', projects: ['alpha'] });
+    const admin = { authorization: `Bearer ${s.keys.admin}` };
+    const make = async (projectName: string) => {
+      const made = await s.gql(
+        CreateRun,
+        { input: { mode: 'TRACKED', modelName: 'm', projectName, taskDescription: 'scoped stalls' } },
+        admin,
+      );
+      if (made.createTrainingRun.__typename !== 'CreateTrainingRunPayload') throw new Error('createTrainingRun failed');
+      return made.createTrainingRun.run;
+    };
+    const client = wsClient(s.url, { authorization: `Bearer ${token}` });
+    const events = await live(s, client, OnRunStall, {}, 'runStall');
+    try {
+      // gamma's run is older, so it is marked (and published) first: the scoped stream must skip it.
+      const gamma = await make('gamma');
+      const alpha = await make('alpha');
+      const marked = await s.app.services.stalls.check(later());
+      expect(marked.map((e) => e.runId)).toEqual([gamma.databaseId, alpha.databaseId]);
+      const [first] = await take(events, 1);
+      expect(first.runStallChanged.run).toMatchObject({ id: alpha.id, databaseId: alpha.databaseId, stalled: true });
+    } finally {
+      await events.return?.();
+      await client.dispose();
+    }
+  });
+});
