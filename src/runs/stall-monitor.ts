@@ -6,10 +6,10 @@
 import type { Database } from '../db/data-source';
 import { RunActivityEntity } from '../db/entities';
 import { toStoredDate } from '../db/timestamps';
-import { FINAL_STATUSES } from '../domain/status-machine';
 import type { EventBus } from '../events/event-bus';
 import type { RunStallEvent } from '../events/topics';
 import type { Logger } from '../logger';
+import { markStalled, silentTrackedRuns } from './runs.repo';
 
 export interface StallMonitorOptions {
   timeoutMs: number;
@@ -19,7 +19,6 @@ export interface StallMonitorOptions {
   logger: Logger;
 }
 
-const FINAL = [...FINAL_STATUSES];
 /** Runs marked per check at most (the rest on the next). */
 const BATCH = 500;
 
@@ -61,17 +60,7 @@ export class StallMonitor {
   async check(now: Date = this.now()): Promise<RunStallEvent[]> {
     const at = toStoredDate(now);
     const cutoff = toStoredDate(new Date(now.getTime() - this.options.timeoutMs));
-    const ph = (i: number) => (this.db.kind === 'postgres' ? `$${i}` : '?');
-    const finals = FINAL.map((_, i) => ph(i + 2)).join(', ');
-    const candidates: Array<{ id: number | string; project_name: string; last: string; known: unknown }> =
-      await this.db.reader.query(
-        `SELECT r.id, r.project_name, COALESCE(a.last_activity_at, r.started_at, r.created_at) AS last, a.run_id AS known
-         FROM training_runs r LEFT JOIN run_activity a ON a.run_id = r.id
-         WHERE r.mode = 'tracked' AND r.status NOT IN (${finals}) AND a.stalled_since IS NULL
-           AND COALESCE(a.last_activity_at, r.started_at, r.created_at) < ${ph(1)}
-         ORDER BY r.id LIMIT ${BATCH}`,
-        [cutoff, ...FINAL],
-      );
+    const candidates = await silentTrackedRuns(this.db.reader, this.db.kind, cutoff, BATCH);
     if (candidates.length === 0) return [];
     const published: RunStallEvent[] = [];
     await this.db.writes.run(async (tx) => {
@@ -86,16 +75,7 @@ export class StallMonitor {
             .values({ runId, lastActivityAt: c.last, stalledSince: null })
             .orIgnore()
             .execute();
-        const marked = await repo
-          .createQueryBuilder()
-          .update()
-          .set({ stalledSince: at })
-          .where(
-            `run_id = :runId AND stalled_since IS NULL AND last_activity_at < :cutoff AND EXISTS (SELECT 1 FROM training_runs r WHERE r.id = :runId AND r.mode = 'tracked' AND r.status NOT IN (:...finals))`,
-            { runId, cutoff, finals: FINAL },
-          )
-          .execute();
-        if ((marked.affected ?? 0) === 0) continue;
+        if (!(await markStalled(tx.em, runId, cutoff, at))) continue;
         const event: RunStallEvent = {
           runId,
           projectName: c.project_name,
