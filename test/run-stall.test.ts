@@ -15,6 +15,7 @@ import {
   postgresUrl,
   type FreshPostgresDatabase,
 } from './helpers/postgres';
+import { REDIS_SKIP_REASON, redisUrl } from './helpers/redis';
 import { startServer, type TestServer } from './helpers/server';
 import { subscribe, take, waitFor, wsClient } from './helpers/subscriptions';
 import {
@@ -311,3 +312,48 @@ describe('stalled runs and keys scoped to projects', () => {
     }
   });
 });
+
+const sharedMissing = [!postgresUrl && 'ATELIER_TEST_POSTGRES_URL unset', !redisUrl && REDIS_SKIP_REASON]
+  .filter(Boolean)
+  .join('; ');
+describe.skipIf(Boolean(sharedMissing))(
+  `stalled runs over PostgreSQL and Redis, two processes${sharedMissing ? ` [skipped: ${sharedMissing}]` : ''}`,
+  () => {
+    let db: FreshPostgresDatabase;
+    let a: TestServer;
+    let b: TestServer;
+    beforeAll(async () => {
+      db = await createPostgresDatabase();
+      const shared = {
+        databaseUrl: db.url,
+        redisUrl,
+        redisPrefix: `atelier-stall-${Date.now()}`,
+        pipeline: { stallTimeoutMs: TIMEOUT_MS },
+      };
+      a = await startServer(shared);
+      b = await startServer(shared);
+    });
+    afterAll(async () => {
+      await a?.stop();
+      await b?.stop();
+      await db?.drop();
+    });
+
+    it("a stall A marks reaches B's subscribers, and so does the run's waking up through B", async () => {
+      const run = await trackedRun(a, 'stalls-shared');
+      const client = wsClient(b.url);
+      const events = await live(b, client, OnRunStall, { runId: run.id }, 'runStall');
+      try {
+        expect((await a.app.services.stalls.check(later())).map((e) => e.runId)).toContain(run.databaseId);
+        const [stalled] = await take(events, 1);
+        expect(stalled.runStallChanged).toMatchObject({ stalled: true, run: { id: run.id, stalled: true } });
+        await b.gql(RecordMetrics, { runId: run.id, points: [{ step: 0, epoch: 0, trainingLoss: 0.2 }] });
+        const [active] = await take(events, 1);
+        expect(active.runStallChanged).toMatchObject({ stalled: false, run: { stalled: false } });
+      } finally {
+        await events.return?.();
+        await client.dispose();
+      }
+    });
+  },
+);
