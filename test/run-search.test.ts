@@ -358,8 +358,11 @@ describe('the run identity migration', () => {
     const dir = mkdtempSync(`${tmpdir()}/atelier-summary-migration-`);
     const db = await openDatabase({ kind: 'sqlite', path: `${dir}/m.sqlite` });
     try {
-      // Back to the schema before it, with history stored there; then the migration runs again.
-      await db.writer.undoLastMigration({ transaction: 'each' });
+      // Back to the schema before it (undoing the migrations after it too), with history stored there;
+      // then the migrations run again.
+      const { migrations } = await import('../src/db/migrations');
+      const after = migrations.length - migrations.findIndex((m) => m.name === 'RunIdentity1796075000000');
+      for (let i = 0; i < after; i++) await db.writer.undoLastMigration({ transaction: 'each' });
       await db.writer.query(
         `INSERT INTO training_runs (id, uuid, status, model_name, project_name, task_description, num_examples, rollouts_per_group, learning_rate, num_epochs, created_at, config, mode)
          VALUES (1, '00000000-0000-4000-8000-000000000001', 'completed', 'm', 'p', 't', 1, 2, 0.00001, 1, '2026-01-01T00:00:00+00:00', '{}', 'tracked')`,

@@ -19,15 +19,18 @@ export async function markActivity(
   if (run.mode === 'pipeline') return;
   const at = toStoredDate(now);
   const repo = tx.em.getRepository(RunActivityEntity);
-  // Waking a stalled run first: on PostgreSQL this waits for a monitor's concurrent stall and then
-  // sees it, so a stall committed just before is always followed by its "active again".
-  const woke = await repo
-    .createQueryBuilder()
-    .update()
-    .set({ lastActivityAt: at, stalledSince: null })
-    .where('run_id = :id AND stalled_since IS NOT NULL', { id: run.id })
-    .execute();
-  if ((woke.affected ?? 0) > 0) {
+  /**
+   * Wakes the run if it is marked stalled: on PostgreSQL this waits for a monitor's concurrent mark
+   * and then sees it, so a stall committed just before is always followed by its "active again".
+   */
+  const wake = async () => {
+    const woke = await repo
+      .createQueryBuilder()
+      .update()
+      .set({ lastActivityAt: at, stalledSince: null })
+      .where('run_id = :id AND stalled_since IS NOT NULL', { id: run.id })
+      .execute();
+    if ((woke.affected ?? 0) === 0) return false;
     tx.afterCommit(() =>
       events.publish('runStall', {
         runId: run.id,
@@ -38,17 +41,20 @@ export async function markActivity(
         at,
       }),
     );
-    return;
-  }
+    return true;
+  };
+  if (await wake()) return;
   const touched = await repo.update({ runId: run.id }, { lastActivityAt: at });
   if ((touched.affected ?? 0) > 0) return;
-  // The run's first rows (a monitor may insert its row at the same moment: then stamp that one).
+  // The run's first rows. A monitor may insert (and mark) its row at the same moment: then that row
+  // is woken or stamped instead.
   await repo
     .createQueryBuilder()
     .insert()
     .values({ runId: run.id, lastActivityAt: at, stalledSince: null })
     .orIgnore()
     .execute();
+  if (await wake()) return;
   await repo.update({ runId: run.id }, { lastActivityAt: at });
 }
 
