@@ -191,6 +191,23 @@ for (const make of [sqliteDb, postgresDb]) {
         }
       });
 
+      it('writes nothing while no run has been silent for the timeout (finished runs are never looked at)', async () => {
+        await trackedRun(s, 'stalls-none');
+        const done = await trackedRun(s, 'stalls-none');
+        await transition(s, done.id, 'FAILED');
+        const rows = async () =>
+          (await s.app.db.reader.query(
+            'SELECT run_id, last_activity_at, stalled_since FROM run_activity ORDER BY run_id',
+          )) as unknown[];
+        const before = await rows();
+        expect(await s.app.services.stalls.check(new Date(Date.now() + 1000))).toEqual([]);
+        expect(await rows()).toEqual(before);
+        // Past the timeout, the finished run is still left alone.
+        const marked = await s.app.services.stalls.check(later());
+        expect(marked.map((e) => e.runId)).not.toContain(done.databaseId);
+        expect((await rows()).map((r: any) => Number(r.run_id))).not.toContain(done.databaseId);
+      });
+
       it('never shows a finished run as stalled, and the runs list shows the field', async () => {
         const run = await trackedRun(s, 'stalls-finished');
         await s.app.services.stalls.check(later());

@@ -449,15 +449,17 @@ export async function silentTrackedRuns(
   cutoff: string,
   limit: number,
 ): Promise<Array<{ id: number | string; project_name: string; last: string; known: unknown }>> {
+  // SQLite's ? are bound in the order they appear in the text: the finals come first there.
   const ph = (i: number) => (kind === 'postgres' ? `$${i}` : '?');
-  const finals = FINAL_LIST.map((_, i) => ph(i + 2)).join(', ');
+  const finals = FINAL_LIST.map((_, i) => ph(i + 1)).join(', ');
+  const last = ph(FINAL_LIST.length + 1);
   return reader.query(
     `SELECT r.id, r.project_name, COALESCE(a.last_activity_at, r.started_at, r.created_at) AS last, a.run_id AS known
      FROM training_runs r LEFT JOIN run_activity a ON a.run_id = r.id
      WHERE r.mode = 'tracked' AND r.status NOT IN (${finals}) AND a.stalled_since IS NULL
-       AND COALESCE(a.last_activity_at, r.started_at, r.created_at) < ${ph(1)}
+       AND COALESCE(a.last_activity_at, r.started_at, r.created_at) < ${last}
      ORDER BY r.id LIMIT ${Math.trunc(limit)}`,
-    [cutoff, ...FINAL_LIST],
+    [...FINAL_LIST, cutoff],
   );
 }
 
