@@ -107,10 +107,9 @@ export function createLoaders(s: Services, options: { cache?: boolean; projects?
       },
       { cache },
     ),
-    activityByRunId: new DataLoader(
-      async (ids) => byKey(ids, await s.runs.activityOf(unique(ids)), (r) => r.runId),
-      { cache },
-    ),
+    activityByRunId: new DataLoader(async (ids) => byKey(ids, await s.runs.activityOf(unique(ids)), (r) => r.runId), {
+      cache,
+    }),
   };
 }
 

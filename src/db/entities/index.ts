@@ -5,6 +5,7 @@ import { DatasetEntity, DatasetItemEntity } from './dataset.entity';
 import { GradientStepEntity } from './gradient-step.entity';
 import { MetricPointEntity } from './metric-point.entity';
 import { MetricValueEntity } from './metric-value.entity';
+import { RunActivityEntity } from './run-activity.entity';
 import { RunCostEntity } from './run-cost.entity';
 import { RunSummaryEntity } from './run-summary.entity';
 import { RunTagEntity } from './run-tag.entity';
@@ -14,7 +15,6 @@ import { TrainingRunEntity } from './training-run.entity';
 import { TrajectoryArtEntity } from './trajectory-art.entity';
 import { TrajectoryGroupEntity } from './trajectory-group.entity';
 import { TrajectoryEntity } from './trajectory.entity';
-import { RunActivityEntity } from './run-activity.entity';
 
 export * from './training-run.entity';
 export * from './trajectory.entity';
