@@ -157,6 +157,7 @@ export async function createApp(config: Config): Promise<App> {
       logger[decision.level](decision.message);
       logger.info(`Atelier listening on ${url}/graphql (${db.kind} storage)`);
       logger.info(`dashboard at ${url}/${dashboard.built() ? '' : ' (not built yet: run npm run build)'}`);
+      services.stalls.start();
       if (services.pipeline.enabled) await services.pipeline.start();
       else
         logger.info(
@@ -165,6 +166,7 @@ export async function createApp(config: Config): Promise<App> {
       return url;
     },
     async stop() {
+      await services.stalls.stop();
       await services.pipeline.stop();
       sessions.stop();
       await graphqlWs.dispose();

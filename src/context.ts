@@ -7,7 +7,7 @@
 import DataLoader from 'dataloader';
 
 import type { Viewer } from './auth/viewer';
-import type { RunSummaryRow, TrajectoryGroupRow } from './db/entities';
+import type { RunActivityRow, RunSummaryRow, TrajectoryGroupRow } from './db/entities';
 import { ProjectScope } from './domain/project-scope';
 import type { StatusTransition, TaskInput, TrainingRun } from './runs/run.model';
 import type { Services } from './services';
@@ -24,6 +24,8 @@ export interface Loaders {
   tagsByRunId: DataLoader<number, string[]>;
   summariesByRunId: DataLoader<number, RunSummaryRow[]>;
   costsByRunId: DataLoader<number, Array<{ name: string; total: number; steps: number }>>;
+  /** When a TRACKED run's rows last arrived and whether it is stalled (null: no rows yet). */
+  activityByRunId: DataLoader<number, RunActivityRow | null>;
 }
 
 export type { Viewer };
@@ -105,6 +107,9 @@ export function createLoaders(s: Services, options: { cache?: boolean; projects?
       },
       { cache },
     ),
+    activityByRunId: new DataLoader(async (ids) => byKey(ids, await s.runs.activityOf(unique(ids)), (r) => r.runId), {
+      cache,
+    }),
   };
 }
 

@@ -20,6 +20,7 @@ import type { PipelineDeps } from './pipeline/deps';
 import { PipelineRunner } from './pipeline/runner';
 import { RunsRepo } from './runs/runs.repo';
 import { RunsService } from './runs/runs.service';
+import { StallMonitor } from './runs/stall-monitor';
 import type { Redactor } from './security/redact';
 import { TrajectoriesRepo } from './trajectories/trajectories.repo';
 import { TrajectoriesService } from './trajectories/trajectories.service';
@@ -38,6 +39,8 @@ export interface Services {
   apiKeys: ApiKeysService;
   /** ART folders in (import plans and files) and out (ART's layout, trajectories.jsonl). */
   artFolders: ArtFoldersService;
+  /** Marks TRACKED runs without rows for STALL_TIMEOUT_SECONDS as stalled (started with the server). */
+  stalls: StallMonitor;
 }
 
 export function buildServices(
@@ -69,7 +72,7 @@ export function buildServices(
     datasets,
     trajectories: new TrajectoriesService(db, events, new TrajectoriesRepo(db.reader, db.kind)),
     metrics: new MetricsService(db, new MetricsRepo(db.reader, db.kind), events),
-    checkpoints: new CheckpointsService(db, new CheckpointsRepo(db.reader, db.kind)),
+    checkpoints: new CheckpointsService(db, new CheckpointsRepo(db.reader, db.kind), events),
   };
   const evaluations = new EvaluationsService(db, db.reader, events, core.metrics, config.pipeline.artBackends);
   const pipelineDeps = createPipelineDeps(config, { ...core, evaluations }, logger, redactor);
@@ -82,5 +85,6 @@ export function buildServices(
     core.trajectories,
     core.checkpoints,
   );
-  return { ...core, evaluations, artFolders, pipelineDeps, pipeline: runner };
+  const stalls = new StallMonitor(db, events, { timeoutMs: config.pipeline.stallTimeoutMs, logger });
+  return { ...core, evaluations, artFolders, pipelineDeps, pipeline: runner, stalls };
 }

@@ -872,6 +872,8 @@ describe('keys scoped to projects × every door × transports', () => {
       ['trajectoriesRecorded', 'subscription($r: ID!) { trajectoriesRecorded(runId: $r) { count } }'],
       ['trajectoriesScored', 'subscription($r: ID!) { trajectoriesScored(runId: $r) { count } }'],
       ['runQueuePosition', 'subscription($r: ID!) { runQueuePosition(runId: $r) { position } }'],
+      ['runStallChanged', 'subscription($r: ID!) { runStallChanged(runId: $r) { stalled } }'],
+      ['checkpointRecorded', 'subscription($r: ID!) { checkpointRecorded(runId: $r) { step } }'],
     ];
     const failures: string[] = [];
     for (const transport of ['sse', 'ws'] as const) {
@@ -903,6 +905,15 @@ describe('keys scoped to projects × every door × transports', () => {
       );
       if (errorCode(project) !== 'BAD_USER_INPUT' || !/projectName/.test(project.result?.errors?.[0].message ?? ''))
         failures.push(`runStatusChanged(projectName) / ${transport}: ${JSON.stringify(project.result)}`);
+      const stalls = await via(
+        transport,
+        s.url,
+        'subscription { runStallChanged(projectName: "gamma") { stalled } }',
+        {},
+        key,
+      );
+      if (errorCode(stalls) !== 'BAD_USER_INPUT' || !/projectName/.test(stalls.result?.errors?.[0].message ?? ''))
+        failures.push(`runStallChanged(projectName) / ${transport}: ${JSON.stringify(stalls.result)}`);
     }
     expect(failures).toEqual([]);
   });

@@ -418,3 +418,23 @@ export const AgenticTrajectories = graphql(`
     }
   }
 `);
+
+// Stalled TRACKED runs: the fields, and the events when one goes silent or comes back.
+export const RunStall = graphql(`
+  query RunStall($id: ID!) {
+    run(id: $id) { id status stalled stalledSince lastActivityAt }
+  }
+`);
+
+export const OnRunStall = graphql(`
+  subscription OnRunStall($runId: ID, $projectName: String) {
+    runStallChanged(runId: $runId, projectName: $projectName) {
+      stalled stalledSince lastActivityAt at
+      run { id databaseId stalled stalledSince }
+    }
+  }
+`);
+
+export const OnCheckpoint = graphql(`
+  subscription OnCheckpoint($runId: ID!) { checkpointRecorded(runId: $runId) { step run { id } } }
+`);

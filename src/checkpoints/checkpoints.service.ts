@@ -6,6 +6,8 @@ import type { Database } from '../db/data-source';
 import { CheckpointEntity, EvaluationEntity, type CheckpointRow } from '../db/entities';
 import { nowStored } from '../db/timestamps';
 import { ConflictError } from '../errors';
+import type { EventBus } from '../events/event-bus';
+import { markActivity } from '../runs/run-activity';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { bestStep, retainedSteps } from './best-checkpoint';
 import type { CheckpointsRepo, StepValue } from './checkpoints.repo';
@@ -37,12 +39,13 @@ export class CheckpointsService {
   constructor(
     private readonly db: Database,
     private readonly repo: CheckpointsRepo,
+    private readonly events: EventBus,
   ) {}
 
   /** Stores a checkpoint; the same one again is a no-op, another name or uri for a stored step is a ConflictError. */
   async record(runId: number, input: CheckpointInput, guard?: WriteGuard): Promise<CheckpointRow> {
     return this.db.writes.run(async (tx) => {
-      await lockGuarded(tx.em, this.db.kind, runId, guard);
+      const run = await lockGuarded(tx.em, this.db.kind, runId, guard);
       const repo = tx.em.getRepository(CheckpointEntity);
       const old = await repo.findOneBy({ runId, step: input.step });
       const uri = input.uri ?? null;
@@ -62,6 +65,8 @@ export class CheckpointsService {
         deletionReason: null,
       };
       const { identifiers } = await repo.insert(row);
+      await markActivity(tx, run, this.events);
+      tx.afterCommit(() => this.events.publish('checkpointRecorded', { runId, step: input.step }));
       return { ...row, id: Number(identifiers[0].id) };
     });
   }

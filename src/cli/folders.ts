@@ -51,12 +51,22 @@ export function sha256File(abs: string): Promise<string> {
 
 const EMPTY_SHA = createHash('sha256').digest('hex');
 
+/**
+ * Hashes of files already read, by absolute path, with the stat they were read at: a watcher keeps
+ * one, so a pass reads only the files that changed (not every trajectory file of a long run again).
+ */
+export type HashCache = Map<string, { stamp: string; sha256: string }>;
+
 /** model.json, history.jsonl, every file under trajectories/, and each checkpoints/<step> directory. */
-export async function folderFiles(folder: string): Promise<LocalFile[]> {
+export async function folderFiles(folder: string, cache?: HashCache): Promise<LocalFile[]> {
   const out: LocalFile[] = [];
   const add = async (abs: string) => {
     const st = statSync(abs);
-    out.push({ path: relative(folder, abs).split(sep).join('/'), abs, size: st.size, sha256: await sha256File(abs) });
+    const stamp = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    const known = cache?.get(abs);
+    const sha256 = known && known.stamp === stamp ? known.sha256 : await sha256File(abs);
+    cache?.set(abs, { stamp, sha256 });
+    out.push({ path: relative(folder, abs).split(sep).join('/'), abs, size: st.size, sha256 });
   };
   for (const name of ['model.json', 'history.jsonl']) if (existsSync(join(folder, name))) await add(join(folder, name));
   const walk = async (dir: string) => {

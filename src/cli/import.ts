@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { encodeImportBatch, IMPORT_BATCH_TYPE, MAX_BATCH_FILES, type BatchFile } from '../art-format/import-batch';
 import type { AtelierClient } from './client';
-import { folderFiles, modelFolders, type LocalFile } from './folders';
+import { folderFiles, modelFolders, type HashCache, type LocalFile } from './folders';
 
 export interface ImportSummary {
   folder: string;
@@ -92,8 +92,9 @@ export async function importFolder(
   client: AtelierClient,
   folder: string,
   chunkBytes = DEFAULT_CHUNK_BYTES,
+  cache?: HashCache,
 ): Promise<ImportSummary> {
-  const files = await folderFiles(folder);
+  const files = await folderFiles(folder, cache);
   const model = files.find((f) => f.path === 'model.json');
   const plan = await client.json<{
     run: ImportSummary['run'];
@@ -171,8 +172,13 @@ export async function importFolder(
   return summary;
 }
 
-export async function importPath(client: AtelierClient, path: string, chunkBytes?: number): Promise<ImportSummary[]> {
+export async function importPath(
+  client: AtelierClient,
+  path: string,
+  chunkBytes?: number,
+  cache?: HashCache,
+): Promise<ImportSummary[]> {
   const out: ImportSummary[] = [];
-  for (const folder of modelFolders(path)) out.push(await importFolder(client, folder, chunkBytes));
+  for (const folder of modelFolders(path)) out.push(await importFolder(client, folder, chunkBytes, cache));
   return out;
 }

@@ -5,6 +5,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 
 import type { AtelierClient } from './client';
+import type { HashCache } from './folders';
 import { importPath, type ImportSummary } from './import';
 
 export interface WatchOptions {
@@ -24,6 +25,8 @@ export async function watchPath(client: AtelierClient, path: string, options: Wa
     dirty = true;
     wake?.();
   };
+  // Files unchanged since the last pass are not read again (a long run's folder is mostly old files).
+  const hashes: HashCache = new Map();
   let watcher: FSWatcher | null = null;
   try {
     watcher = watch(path, { recursive: true }, poke);
@@ -38,7 +41,7 @@ export async function watchPath(client: AtelierClient, path: string, options: Wa
       if (dirty) {
         dirty = false;
         try {
-          const summaries = await importPath(client, path, options.chunkBytes);
+          const summaries = await importPath(client, path, options.chunkBytes, hashes);
           for (const s of summaries) {
             if (s.sent) log(`${s.folder}: ${s.sent} file(s) sent, ${s.stored} row(s) stored`);
             for (const f of s.failed) log(`${s.folder}: ${f.path}: ${f.error} (sent again on the next change)`);

@@ -115,6 +115,8 @@ const TOPICS: TopicName[] = [
   'trajectoriesScored',
   'runProgress',
   'evaluationUpdated',
+  'runStall',
+  'checkpointRecorded',
 ];
 
 export async function createEventBus(options: EventBusOptions): Promise<EventBus> {

@@ -68,6 +68,23 @@ export interface EvaluationUpdatedEvent {
   at: string;
 }
 
+/** A TRACKED run went silent (no rows for STALL_TIMEOUT_SECONDS while not finished), or rows came again. */
+export interface RunStallEvent {
+  runId: number;
+  projectName: string;
+  stalled: boolean;
+  /** When it was found stalled; null once active again. */
+  stalledSince: string | null;
+  /** When its last rows arrived (or it started, before any). */
+  lastActivityAt: string;
+  at: string;
+}
+
+export interface CheckpointRecordedEvent {
+  runId: number;
+  step: number;
+}
+
 export interface Topics {
   runStatus: RunStatusEvent;
   metricsRecorded: MetricsRecordedEvent;
@@ -75,5 +92,7 @@ export interface Topics {
   trajectoriesScored: TrajectoriesScoredEvent;
   runProgress: RunProgressEvent;
   evaluationUpdated: EvaluationUpdatedEvent;
+  runStall: RunStallEvent;
+  checkpointRecorded: CheckpointRecordedEvent;
 }
 export type TopicName = keyof Topics;

@@ -10,6 +10,7 @@ import '../datasets/datasets.graphql';
 import '../runs/runs.graphql';
 import '../runs/run-events.graphql';
 import '../runs/run-summary.graphql';
+import '../runs/run-stall.graphql';
 import '../trajectories/trajectories.graphql';
 import '../metrics/metrics.graphql';
 import '../checkpoints/checkpoints.graphql';

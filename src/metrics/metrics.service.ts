@@ -16,6 +16,7 @@ import { nowStored } from '../db/timestamps';
 import { downsample, type Bucket } from '../domain/downsample';
 import { ConflictError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
+import { markActivity } from '../runs/run-activity';
 import { refreshSummaries } from '../runs/run-summaries';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { pointStats, refreshSnapshot, rewardStatsOf } from '../trajectories/step-stats';
@@ -169,6 +170,7 @@ export class MetricsService {
         await refreshSnapshot(tx.em, run);
         await refreshSummaries(tx.em, runId, split, [...new Set(newValues.map((v) => v.name))]);
         const changed = [...changedSteps].sort((a, b) => a - b);
+        await markActivity(tx, run, this.events);
         tx.afterCommit(() => this.events.publish('metricsRecorded', { runId, split, steps: changed }));
       }
       // The answer: each point as stored now (a merged one with its old and new values), built without reading back.

@@ -242,6 +242,9 @@ const READS: Record<string, readonly (keyof TrainingRun)[]> = {
   tags: ['id'],
   summary: ['id'],
   costs: ['id'],
+  stalled: ['id', 'mode', 'status'],
+  stalledSince: ['id', 'mode', 'status'],
+  lastActivityAt: ['id', 'mode', 'startedAt', 'createdAt'],
 };
 const ALWAYS: readonly (keyof TrainingRun)[] = ['id', 'taskDescription'];
 

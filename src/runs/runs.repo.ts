@@ -5,6 +5,7 @@ import { In, type DataSource, type EntityManager } from 'typeorm';
 
 import type { DbKind } from '../db/data-source';
 import {
+  RunActivityEntity,
   RunCostEntity,
   RunSummaryEntity,
   RunTagEntity,
@@ -436,4 +437,47 @@ export async function voidLeases(em: EntityManager): Promise<void> {
     .set({ leaseOwner: null, leaseExpiresAt: null })
     .where('lease_owner IS NOT NULL')
     .execute();
+}
+
+// ---- stalled TRACKED runs (stall-monitor.ts) ----
+
+const FINAL_LIST = [...FINAL_STATUSES];
+
+/** TRACKED runs not finished, not yet marked stalled, silent since before `cutoff` (last rows, else start). */
+export async function silentTrackedRuns(
+  reader: DataSource,
+  kind: DbKind,
+  cutoff: string,
+  limit: number,
+): Promise<Array<{ id: number | string; project_name: string; last: string; known: unknown }>> {
+  // SQLite's ? are bound in the order they appear in the text: the finals come first there.
+  const ph = (i: number) => (kind === 'postgres' ? `$${i}` : '?');
+  const finals = FINAL_LIST.map((_, i) => ph(i + 1)).join(', ');
+  const last = ph(FINAL_LIST.length + 1);
+  return reader.query(
+    `SELECT r.id, r.project_name, COALESCE(a.last_activity_at, r.started_at, r.created_at) AS last, a.run_id AS known
+     FROM training_runs r LEFT JOIN run_activity a ON a.run_id = r.id
+     WHERE r.mode = 'tracked' AND r.status NOT IN (${finals}) AND a.stalled_since IS NULL
+       AND COALESCE(a.last_activity_at, r.started_at, r.created_at) < ${last}
+     ORDER BY r.id LIMIT ${Math.trunc(limit)}`,
+    [...FINAL_LIST, cutoff],
+  );
+}
+
+/**
+ * Marks the run stalled as of `at` if it still is silent, unmarked, TRACKED and not final: true only
+ * for the one caller (of any process) whose UPDATE changed the row.
+ */
+export async function markStalled(em: EntityManager, runId: number, cutoff: string, at: string): Promise<boolean> {
+  const marked = await em
+    .getRepository(RunActivityEntity)
+    .createQueryBuilder()
+    .update()
+    .set({ stalledSince: at })
+    .where(
+      `run_id = :runId AND stalled_since IS NULL AND last_activity_at < :cutoff AND EXISTS (SELECT 1 FROM training_runs r WHERE r.id = :runId AND r.mode = 'tracked' AND r.status NOT IN (:...finals))`,
+      { runId, cutoff, finals: FINAL_LIST },
+    )
+    .execute();
+  return (marked.affected ?? 0) > 0;
 }

@@ -15,6 +15,7 @@ import {
   StatusTransitionEntity,
   TaskInputEntity,
   TrajectoryEntity,
+  type RunActivityRow,
   type RunSummaryRow,
   type StatusTransitionRow,
   type TrainingRunRow,
@@ -34,6 +35,7 @@ import { isFinal, planTransition, type TrainingStatus } from '../domain/status-m
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import type { RunStatusEvent } from '../events/topics';
+import { activityOf } from './run-activity';
 import {
   partialRunFromRow,
   rowColumnOf,
@@ -456,6 +458,11 @@ export class RunsService {
   /** Each run's tags, sorted (the dataloaders' batch read). */
   tagsOf(runIds: readonly number[]): Promise<Array<{ runId: number; tag: string }>> {
     return this.repo.tagsForRuns(runIds);
+  }
+
+  /** When these TRACKED runs' rows last arrived, and since when each is stalled (src/runs/stall-monitor.ts). */
+  activityOf(runIds: readonly number[]): Promise<RunActivityRow[]> {
+    return activityOf(this.db.reader, runIds);
   }
 
   /**

@@ -20,6 +20,7 @@ import { nowStored } from '../db/timestamps';
 import { checkArtGroups, type ArtGroupInput, type JsonObject } from '../domain/art-trajectory';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
+import { markActivity } from '../runs/run-activity';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
 import { artGroupRows } from './art-rows';
 import { refreshStepStats } from './step-stats';
@@ -272,6 +273,7 @@ export class TrajectoriesService {
         );
         const steps = new Set(fresh.map((r) => r.step));
         const step = steps.size === 1 ? [...steps][0] : null;
+        await markActivity(tx, run, this.events);
         tx.afterCommit(() =>
           this.events.publish('trajectoriesRecorded', { runId, step, count: fresh.length, trajectoryIds: ids }),
         );
@@ -402,10 +404,12 @@ export class TrajectoriesService {
       const recorded = ids.length;
       await refreshStepStats(tx.em, run, [{ split, step }], { create: true, totalDelta: recorded - replaced });
       await options.alsoWrite?.(tx.em, run);
-      if (recorded > 0)
+      if (recorded > 0) {
+        await markActivity(tx, run, this.events);
         tx.afterCommit(() =>
           this.events.publish('trajectoriesRecorded', { runId, step, count: recorded, trajectoryIds: ids }),
         );
+      }
       const freshUuids = new Set(fresh.flatMap((g) => g.trajectories.map((t) => t.uuid)));
       return { recorded, duplicateUuids: uuids.filter((u) => !freshUuids.has(u)), uuids, replaced };
     });

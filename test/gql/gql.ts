@@ -64,6 +64,9 @@ type Documents = {
     "\n  mutation RecordCheckpoint($runId: ID!, $step: Int!, $name: String!, $uri: String) {\n    recordCheckpoint(runId: $runId, step: $step, name: $name, uri: $uri) {\n      __typename\n      ... on RecordCheckpointPayload { checkpoint { step name uri } }\n      ... on ConflictError { message }\n      ... on RunModeError { message }\n      ... on ValidationError { message }\n    }\n  }\n": typeof types.RecordCheckpointDocument,
     "\n  query Checkpoints($id: ID!, $metric: String) {\n    run(id: $id) {\n      checkpoints { step name uri deletedAt metrics { name value } }\n      bestCheckpoint(metric: $metric) { step value checkpoint { step name } }\n    }\n  }\n": typeof types.CheckpointsDocument,
     "\n  query AgenticTrajectories($runId: ID!) {\n    trajectories(runId: $runId, first: 100) {\n      totalCount\n      edges {\n        node {\n          uuid reward error droppedReason judgeExplanation metadata tools art\n          messages { role content toolCallId trainable toolCalls { id name arguments } }\n        }\n      }\n    }\n  }\n": typeof types.AgenticTrajectoriesDocument,
+    "\n  query RunStall($id: ID!) {\n    run(id: $id) { id status stalled stalledSince lastActivityAt }\n  }\n": typeof types.RunStallDocument,
+    "\n  subscription OnRunStall($runId: ID, $projectName: String) {\n    runStallChanged(runId: $runId, projectName: $projectName) {\n      stalled stalledSince lastActivityAt at\n      run { id databaseId stalled stalledSince }\n    }\n  }\n": typeof types.OnRunStallDocument,
+    "\n  subscription OnCheckpoint($runId: ID!) { checkpointRecorded(runId: $runId) { step run { id } } }\n": typeof types.OnCheckpointDocument,
     "\n  query RunCosts($id: ID!) {\n    run(id: $id) { status costs { name total steps } }\n  }\n": typeof types.RunCostsDocument,
     "\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": typeof types.SearchUpdateRunDocument,
     "\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n": typeof types.SearchRunIdentityDocument,
@@ -122,6 +125,9 @@ const documents: Documents = {
     "\n  mutation RecordCheckpoint($runId: ID!, $step: Int!, $name: String!, $uri: String) {\n    recordCheckpoint(runId: $runId, step: $step, name: $name, uri: $uri) {\n      __typename\n      ... on RecordCheckpointPayload { checkpoint { step name uri } }\n      ... on ConflictError { message }\n      ... on RunModeError { message }\n      ... on ValidationError { message }\n    }\n  }\n": types.RecordCheckpointDocument,
     "\n  query Checkpoints($id: ID!, $metric: String) {\n    run(id: $id) {\n      checkpoints { step name uri deletedAt metrics { name value } }\n      bestCheckpoint(metric: $metric) { step value checkpoint { step name } }\n    }\n  }\n": types.CheckpointsDocument,
     "\n  query AgenticTrajectories($runId: ID!) {\n    trajectories(runId: $runId, first: 100) {\n      totalCount\n      edges {\n        node {\n          uuid reward error droppedReason judgeExplanation metadata tools art\n          messages { role content toolCallId trainable toolCalls { id name arguments } }\n        }\n      }\n    }\n  }\n": types.AgenticTrajectoriesDocument,
+    "\n  query RunStall($id: ID!) {\n    run(id: $id) { id status stalled stalledSince lastActivityAt }\n  }\n": types.RunStallDocument,
+    "\n  subscription OnRunStall($runId: ID, $projectName: String) {\n    runStallChanged(runId: $runId, projectName: $projectName) {\n      stalled stalledSince lastActivityAt at\n      run { id databaseId stalled stalledSince }\n    }\n  }\n": types.OnRunStallDocument,
+    "\n  subscription OnCheckpoint($runId: ID!) { checkpointRecorded(runId: $runId) { step run { id } } }\n": types.OnCheckpointDocument,
     "\n  query RunCosts($id: ID!) {\n    run(id: $id) { status costs { name total steps } }\n  }\n": types.RunCostsDocument,
     "\n  mutation SearchUpdateRun($id: ID!, $name: String, $notes: String, $tags: [String!], $group: String) {\n    updateRun(id: $id, name: $name, notes: $notes, tags: $tags, group: $group) {\n      __typename\n      ... on UpdateRunPayload { run { id name notes tags group } }\n      ... on ValidationError { issues { field rule message } }\n      ... on Error { message }\n    }\n  }\n": types.SearchUpdateRunDocument,
     "\n  query SearchRunIdentity($id: ID!) {\n    run(id: $id) { id name notes tags group trainedModelName }\n  }\n": types.SearchRunIdentityDocument,
@@ -344,6 +350,18 @@ export function graphql(source: "\n  query Checkpoints($id: ID!, $metric: String
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query AgenticTrajectories($runId: ID!) {\n    trajectories(runId: $runId, first: 100) {\n      totalCount\n      edges {\n        node {\n          uuid reward error droppedReason judgeExplanation metadata tools art\n          messages { role content toolCallId trainable toolCalls { id name arguments } }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query AgenticTrajectories($runId: ID!) {\n    trajectories(runId: $runId, first: 100) {\n      totalCount\n      edges {\n        node {\n          uuid reward error droppedReason judgeExplanation metadata tools art\n          messages { role content toolCallId trainable toolCalls { id name arguments } }\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RunStall($id: ID!) {\n    run(id: $id) { id status stalled stalledSince lastActivityAt }\n  }\n"): (typeof documents)["\n  query RunStall($id: ID!) {\n    run(id: $id) { id status stalled stalledSince lastActivityAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription OnRunStall($runId: ID, $projectName: String) {\n    runStallChanged(runId: $runId, projectName: $projectName) {\n      stalled stalledSince lastActivityAt at\n      run { id databaseId stalled stalledSince }\n    }\n  }\n"): (typeof documents)["\n  subscription OnRunStall($runId: ID, $projectName: String) {\n    runStallChanged(runId: $runId, projectName: $projectName) {\n      stalled stalledSince lastActivityAt at\n      run { id databaseId stalled stalledSince }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription OnCheckpoint($runId: ID!) { checkpointRecorded(runId: $runId) { step run { id } } }\n"): (typeof documents)["\n  subscription OnCheckpoint($runId: ID!) { checkpointRecorded(runId: $runId) { step run { id } } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -38,3 +38,12 @@ export function stepOf(run: Pick<RunSummary, 'currentStep' | 'totalSteps' | 'met
 export function StatusBadge({ status }: { status: Status }) {
   return <span class={`badge badge-${status.toLowerCase()}`}>{status}</span>;
 }
+
+/** A TRACKED run whose rows stopped arriving (its script or watcher may be hung). */
+export function StalledBadge({ since }: { since: string | null }) {
+  return (
+    <span class="badge badge-stalled" data-testid="stalled" title={`no new rows since before ${fmtTime(since)}`}>
+      STALLED
+    </span>
+  );
+}

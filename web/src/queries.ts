@@ -41,10 +41,13 @@ export interface RunSummary {
   totalSteps: number | null;
   createdAt: string;
   metrics: Metrics | null;
+  /** A TRACKED run not finished whose rows stopped arriving for STALL_TIMEOUT_SECONDS. */
+  stalled: boolean;
+  stalledSince: string | null;
 }
 
 const METRICS = 'metrics { step epoch avgReward minReward maxReward trainingLoss totalTrajectories }';
-const SUMMARY = `id databaseId projectName modelName mode status currentStep totalSteps createdAt ${METRICS}`;
+const SUMMARY = `id databaseId projectName modelName mode status currentStep totalSteps createdAt stalled stalledSince ${METRICS}`;
 
 export const SERVER_INFO = /* GraphQL */ `query DashboardServer { server { simulated version } viewer { authenticated openAccess scope keyName } }`;
 export interface ServerInfoData {
@@ -122,6 +125,8 @@ export interface RunDetail extends RunSummary {
   startedAt: string | null;
   completedAt: string | null;
   backend: string | null;
+  /** A TRACKED run: when its last rows arrived. */
+  lastActivityAt: string | null;
   statusHistory: StatusTransition[];
   taskInputs: { inputText: string; step: number | null }[];
   /** The train split's history (with the named values asked for). */
@@ -140,7 +145,7 @@ export interface MetricName {
 export const RUN = /* GraphQL */ `query DashboardRun($id: ID!, $maxPoints: Int!, $names: [String!]) {
   run(id: $id) {
     ${SUMMARY}
-    taskDescription numExamples rolloutsPerGroup numEpochs learningRate maxSteps systemPrompt trainedModelName error startedAt completedAt backend config
+    taskDescription numExamples rolloutsPerGroup numEpochs learningRate maxSteps systemPrompt trainedModelName error startedAt completedAt backend config lastActivityAt
     statusHistory { eventId from to at reason }
     taskInputs { inputText step }
     metricNames { split name }
@@ -222,6 +227,14 @@ export interface RunProgressData {
   runProgress: Progress;
 }
 
+/** A TRACKED run found stalled, or active again: of one run, of a project, or of every run. */
+export const RUN_STALL_CHANGED = /* GraphQL */ `subscription DashboardRunStall($runId: ID, $projectName: String) {
+  runStallChanged(runId: $runId, projectName: $projectName) { stalled stalledSince lastActivityAt run { id } }
+}`;
+export interface RunStallData {
+  runStallChanged: { stalled: boolean; stalledSince: string | null; lastActivityAt: string; run: { id: string } };
+}
+export const CHECKPOINT_RECORDED = /* GraphQL */ `subscription DashboardCheckpoint($runId: ID!) { checkpointRecorded(runId: $runId) { step } }`;
 export const TRAJECTORIES_RECORDED = /* GraphQL */ `subscription DashboardTrajectories($runId: ID!) { trajectoriesRecorded(runId: $runId) { count step } }`;
 export const TRAJECTORIES_SCORED = /* GraphQL */ `subscription DashboardScored($runId: ID!) { trajectoriesScored(runId: $runId) { count step } }`;
 

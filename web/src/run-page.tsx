@@ -7,16 +7,18 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { debounce, gql, onKeyChanged, onReconnected, subscribe, whenLive } from './api';
 import { CheckpointCompare } from './checkpoint-compare';
 import { Checkpoints } from './checkpoints';
-import { fmtDuration, fmtReward, fmtTime, StatusBadge, stepOf } from './format';
+import { fmtDuration, fmtReward, fmtTime, StalledBadge, StatusBadge, stepOf } from './format';
 import { catalog, DEFAULT_METRICS, mergePoints, namesFor, splitsOf, TRAIN } from './metric-catalog';
 import {
   CANCEL,
+  CHECKPOINT_RECORDED,
   FINAL,
   MAX_POINTS,
   MAX_SPLITS,
   METRICS_RECORDED,
   RUN,
   RUN_PROGRESS,
+  RUN_STALL_CHANGED,
   RUN_STATUS_CHANGED,
   splitHistoriesQuery,
   TRAJECTORIES_RECORDED,
@@ -30,6 +32,7 @@ import {
   type RunData,
   type RunDetail,
   type RunProgressData,
+  type RunStallData,
   type RunStatusData,
   type SplitHistoriesData,
 } from './queries';
@@ -183,6 +186,18 @@ export function RunPage({ id }: { id: string }) {
       ),
       subscribe<RunProgressData>(RUN_PROGRESS, { runId: id }, (d) => setProgress(d.runProgress), fail),
       subscribe(TRAJECTORIES_RECORDED, { runId: id }, trajectoriesChanged, fail),
+      subscribe(CHECKPOINT_RECORDED, { runId: id }, reloadCheckpoints, fail),
+      subscribe<RunStallData>(
+        RUN_STALL_CHANGED,
+        { runId: id },
+        (d) => {
+          const ev = d.runStallChanged;
+          setRun(
+            (r) => r && { ...r, stalled: ev.stalled, stalledSince: ev.stalledSince, lastActivityAt: ev.lastActivityAt },
+          );
+        },
+        fail,
+      ),
       subscribe(TRAJECTORIES_SCORED, { runId: id }, trajectoriesChanged, fail),
     ];
     const cancelLive = whenLive(() => {
@@ -248,6 +263,7 @@ export function RunPage({ id }: { id: string }) {
       <header class="page-head">
         <h1>Run #{run.databaseId}</h1>
         <StatusBadge status={run.status} />
+        {run.stalled && !FINAL.includes(run.status) && <StalledBadge since={run.stalledSince} />}
         {run.mode === 'TRACKED' && <span class="tag">tracked</span>}
         {live && (
           <span class="live-dot" data-testid="live" title="updates live">
@@ -264,6 +280,12 @@ export function RunPage({ id }: { id: string }) {
         </p>
       )}
       {run.error && <p class="error">Failed: {run.error}</p>}
+      {run.stalled && !FINAL.includes(run.status) && (
+        <p class="error" role="status" data-testid="stalled-note">
+          Stalled: no new rows since {fmtTime(run.lastActivityAt)} (STALL_TIMEOUT_SECONDS). The script or watcher
+          writing this run may be hung; it shows as active again when rows arrive.
+        </p>
+      )}
 
       <div class="progress-block" aria-label="progress">
         <div class="progress-line">

@@ -6,10 +6,11 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 
 import { debounce, gql, onKeyChanged, onReconnected, subscribe, whenLive } from './api';
-import { fmtReward, fmtTime, StatusBadge, stepOf } from './format';
+import { fmtReward, fmtTime, StalledBadge, StatusBadge, stepOf } from './format';
 import {
   MAX_COMPARED_RUNS,
   PAGE_SIZE,
+  RUN_STALL_CHANGED,
   RUN_STATUS_CHANGED,
   RUNS_SEARCH,
   STATUSES,
@@ -116,6 +117,10 @@ export function RunsPage({ url }: { url: URL }) {
     const stop = subscribe(RUN_STATUS_CHANGED, { projectName: state.project || null }, refetch, (e) =>
       setError(e.message),
     );
+    // A run found stalled, or active again: its badge changes.
+    const stopStalls = subscribe(RUN_STALL_CHANGED, { projectName: state.project || null }, refetch, (e) =>
+      setError(e.message),
+    );
     const cancelLive = whenLive(() => {
       if (!current) return;
       setLive(true);
@@ -128,6 +133,7 @@ export function RunsPage({ url }: { url: URL }) {
       refetch.cancel();
       cancelLive();
       stop();
+      stopStalls();
       offKey();
       offReconnect();
     };
@@ -299,6 +305,7 @@ export function RunsPage({ url }: { url: URL }) {
               <td class="wide-only">{run.projectName}</td>
               <td>
                 <StatusBadge status={run.status} />
+                {run.stalled && <StalledBadge since={run.stalledSince} />}
               </td>
               <td class="num wide-only">{stepOf(run)}</td>
               <td class="num wide-only">{fmtReward(metric(run, 'train/reward')?.max)}</td>

@@ -102,13 +102,23 @@ def sha256_file(path: str) -> str:
     return h.hexdigest()
 
 
-def folder_files(folder: str) -> list[dict]:
-    """model.json, history.jsonl, every file under trajectories/, each checkpoints/<step> directory."""
+def folder_files(folder: str, cache: dict | None = None) -> list[dict]:
+    """model.json, history.jsonl, every file under trajectories/, each checkpoints/<step> directory.
+
+    ``cache`` (absolute path -> (stat stamp, sha256)), kept by ``--watch`` across passes, spares
+    hashing files unchanged since the last pass: a long run's folder is mostly old files.
+    """
     out = []
 
     def add(rel: str) -> None:
         abs_path = os.path.join(folder, rel)
-        out.append({"path": rel.replace(os.sep, "/"), "abs": abs_path, "size": os.path.getsize(abs_path), "sha256": sha256_file(abs_path)})
+        st = os.stat(abs_path)
+        stamp = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        known = cache.get(abs_path) if cache is not None else None
+        sha = known[1] if known and known[0] == stamp else sha256_file(abs_path)
+        if cache is not None:
+            cache[abs_path] = (stamp, sha)
+        out.append({"path": rel.replace(os.sep, "/"), "abs": abs_path, "size": st.st_size, "sha256": sha})
 
     for name in ("model.json", "history.jsonl"):
         if os.path.isfile(os.path.join(folder, name)):
@@ -158,8 +168,8 @@ def send_file(client: Client, run_uuid: str, file: dict, start: int, chunk_bytes
     return stored
 
 
-def sync_folder(client: Client, folder: str, chunk_bytes: int = CHUNK_BYTES) -> dict:
-    files = folder_files(folder)
+def sync_folder(client: Client, folder: str, chunk_bytes: int = CHUNK_BYTES, cache: dict | None = None) -> dict:
+    files = folder_files(folder, cache)
     model = next((f for f in files if f["path"] == "model.json"), None)
     model_text = open(model["abs"], encoding="utf-8").read() if model else None
     plan_body = json.dumps(
@@ -196,11 +206,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk-bytes", type=int, default=CHUNK_BYTES, help="bytes of history.jsonl per request")
     args = parser.parse_args(argv)
     client = Client(args.to, args.key or None)
+    hashes: dict = {}
     try:
         while True:
             failed = 0
             for folder in model_folders(args.path):
-                s = sync_folder(client, folder, args.chunk_bytes)
+                s = sync_folder(client, folder, args.chunk_bytes, hashes)
                 if s["sent"] or not args.watch:
                     print(f"{folder}: run {s['run']['uuid']}: {s['sent']} file(s) sent, {s['stored']} row(s) stored", flush=True)
                 for f in s["failed"]:

@@ -6,6 +6,7 @@ import { EvaluationEntity } from './evaluation.entity';
 import { GradientStepEntity } from './gradient-step.entity';
 import { MetricPointEntity } from './metric-point.entity';
 import { MetricValueEntity } from './metric-value.entity';
+import { RunActivityEntity } from './run-activity.entity';
 import { RunCostEntity } from './run-cost.entity';
 import { RunSummaryEntity } from './run-summary.entity';
 import { RunTagEntity } from './run-tag.entity';
@@ -33,6 +34,7 @@ export * from './run-cost.entity';
 export * from './dataset.entity';
 export * from './art-import-file.entity';
 export * from './evaluation.entity';
+export * from './run-activity.entity';
 
 export const entities = [
   TrainingRunEntity,
@@ -53,4 +55,5 @@ export const entities = [
   DatasetItemEntity,
   ArtImportFileEntity,
   EvaluationEntity,
+  RunActivityEntity,
 ];

@@ -9,6 +9,7 @@ import { ArtRecords1796065000000 } from './1796065000000-art-records';
 import { Datasets1796070000000 } from './1796070000000-datasets';
 import { ArtImports1796072000000 } from './1796072000000-art-imports';
 import { RunIdentity1796075000000 } from './1796075000000-run-identity';
+import { RunActivity1796080000000 } from './1796080000000-run-activity';
 import { Evaluations1796085000000 } from './1796085000000-evaluations';
 
 /** Every migration, oldest first. */
@@ -24,5 +25,6 @@ export const migrations = [
   Datasets1796070000000,
   ArtImports1796072000000,
   RunIdentity1796075000000,
+  RunActivity1796080000000,
   Evaluations1796085000000,
 ];
