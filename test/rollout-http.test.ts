@@ -224,7 +224,7 @@ describe('HTTP environment faults', () => {
 });
 
 describe('HTTP rollouts, live', () => {
-  it('publish runProgress after every turn (each model call and each environment step) and trajectoriesRecorded per group', async () => {
+  it('publish runProgress after every turn (each model call and each environment step) and trajectoriesRecorded per trajectory', async () => {
     // The model's first answer waits until both subscriptions listen, so no event can be missed.
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -255,14 +255,57 @@ describe('HTTP rollouts, live', () => {
       release();
       const done = await waitDone(s, run.id, 60_000);
       expect(done.status).toBe('COMPLETED');
-      await waitFor(() => recorded.length >= 2, 10_000, 'trajectoriesRecorded for both groups');
-      expect(recorded.map((e) => e.trajectoriesRecorded.count)).toEqual([2, 2]);
+      await waitFor(() => recorded.length >= 4, 10_000, 'trajectoriesRecorded for each trajectory');
+      expect(recorded.map((e) => e.trajectoriesRecorded.count)).toEqual([1, 1, 1, 1]);
       const collecting = progress.filter((e) => e.runProgress.step === 0 && e.runProgress.gradientStepsDone === 0);
       // 4 episodes × (reset + 4 model calls + 4 steps) turns, each published, before the last rollout is done.
       expect(collecting.filter((e) => e.runProgress.rolloutsDone < 4).length).toBeGreaterThanOrEqual(4 * 9);
       expect(new Set(collecting.map((e) => e.runProgress.rolloutsDone))).toEqual(new Set([0, 1, 2, 3, 4]));
       await client.dispose();
     } finally {
+      sims.openai.setResponder('rollout', null);
+    }
+  });
+
+  it('stores and announces each trajectory as it finishes, while the rest of its group still plays', async () => {
+    // The model's first answer waits until the subscription listens; the first episode's steps are held.
+    let start!: () => void;
+    const gate = new Promise<void>((r) => (start = r));
+    sims.openai.setResponder('rollout', async (_req, ctx) => {
+      await gate;
+      return ctx.defaultReply();
+    });
+    const hold = env.faults.holdNextEpisode();
+    try {
+      const run = await createHttpRun(s, 'agentic-arrival', {}, { scenarios: SCENARIOS.slice(0, 1) });
+      const client = wsClient(s.url);
+      const before = s.app.events.listenerCount('trajectoriesRecorded');
+      const recorded: OnTrajectoryCountsSubscription[] = [];
+      void (async () => {
+        for await (const e of subscribe(client, OnTrajectoryCounts, { runId: run.id }))
+          if (e.data) recorded.push(e.data);
+      })().catch(() => undefined);
+      await waitFor(() => s.app.events.listenerCount('trajectoriesRecorded') > before, 10_000, 'the subscription');
+      start();
+      const held = await hold.episodeId;
+      await waitFor(() => recorded.length >= 1, 30_000, 'the first trajectory announced');
+      // The group's other episode is still open, its step held: the announced one was stored on its own.
+      expect(env.open()).toContain(held);
+      expect(recorded[0].trajectoriesRecorded).toEqual({ count: 1, step: 0 });
+      const stored = await trajectoriesOf(s, run.id);
+      expect(stored).toHaveLength(1);
+      expect(stored[0].error).toBeNull();
+      hold.release();
+      const done = await waitDone(s, run.id, 60_000);
+      expect(done.status).toBe('COMPLETED');
+      await waitFor(() => recorded.length >= 2, 10_000, 'the second trajectory announced');
+      expect(recorded.map((e) => e.trajectoriesRecorded.count)).toEqual([1, 1]);
+      const all = await trajectoriesOf(s, run.id);
+      expect(all).toHaveLength(2);
+      expect(all.every((t) => t.reward !== null)).toBe(true);
+      await client.dispose();
+    } finally {
+      hold.release();
       sims.openai.setResponder('rollout', null);
     }
   });

@@ -221,8 +221,8 @@ describe.skipIf(PYTHON === null)(
 
       openai.setResponder('rollout', null);
       // Live: progress as each model call and each rollout finished (rolloutsDone counting up one by one,
-      // every step), and each stored group announced as it was stored.
-      await waitFor(() => recorded.events.length >= 4, 10_000, 'trajectoriesRecorded for each group');
+      // every step), and each trajectory announced as it was stored.
+      await waitFor(() => recorded.events.length >= 8, 10_000, 'trajectoriesRecorded for each trajectory');
       for (const step of [0, 1]) {
         const ofStep = progress.events.filter((e) => e.runProgress.step === step);
         const done = new Set(ofStep.map((e) => e.runProgress.rolloutsDone));
@@ -230,7 +230,7 @@ describe.skipIf(PYTHON === null)(
         // Turns are progress too: more events than rollouts (each of the 16 model calls of a step reports).
         expect(ofStep.filter((e) => e.runProgress.rolloutsDone < 4).length).toBeGreaterThan(16);
       }
-      expect(recorded.events.map((e) => e.trajectoriesRecorded.count)).toEqual([2, 2, 2, 2]);
+      expect(recorded.events.map((e) => e.trajectoriesRecorded.count)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
       await client.dispose();
 
       // The rollouts ran on the served checkpoint, name@step, with logprobs asked.

@@ -22,7 +22,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { markActivity } from '../runs/run-activity';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
-import { artGroupRows } from './art-rows';
+import { artGroupRows, derivedUuid } from './art-rows';
 import { refreshStepStats } from './step-stats';
 import {
   insertTrajectories,
@@ -413,6 +413,130 @@ export class TrajectoriesService {
       const freshUuids = new Set(fresh.flatMap((g) => g.trajectories.map((t) => t.uuid)));
       return { recorded, duplicateUuids: uuids.filter((u) => !freshUuids.has(u)), uuids, replaced };
     });
+  }
+
+  /**
+   * Stores one finished trajectory of an ART group still being played, in its own transaction: the
+   * group's row is created (empty until finaliseGroup) when it is the first, and subscribers learn it
+   * after commit. Its identity derives from run, split, step, group index and position, so a retry is a
+   * no-op and the same identity with other content is a ConflictError. Until its group is finalised it
+   * carries only its own metadata; readers of complete groups (RULER, training) run after finalisation.
+   */
+  async appendToGroup(
+    runId: number,
+    step: number,
+    split: string,
+    groupIndex: number,
+    position: number,
+    trajectory: ArtGroupInput['trajectories'][number],
+    options: Pick<RecordGroupsOptions, 'guard' | 'pendingReward'> = {},
+  ): Promise<{ recorded: number; uuid: string }> {
+    const [checked] = checkArtGroups([{ trajectories: [trajectory] }], `groups.${groupIndex}`);
+    return this.db.writes.run(async (tx) => {
+      const run = await lockGuarded(tx.em, this.db.kind, runId, options.guard);
+      const [built] = artGroupRows(run.uuid, split, step, [{ ...checked, index: groupIndex }], options.pendingReward);
+      const row = built.trajectories[0];
+      const uuid = derivedUuid('atelier-art-trajectory', run.uuid, split, step, groupIndex, position);
+      const groupRepo = tx.em.getRepository(TrajectoryGroupEntity);
+      let group = await groupRepo.findOneBy({ runId, split, step, groupIndex });
+      const old = await tx.em.getRepository(TrajectoryEntity).findOneBy({ uuid });
+      if (old) {
+        if (group && old.groupId === group.id && (await artByIds(tx.em, [old.id])).get(old.id) === row.art)
+          return { recorded: 0, uuid };
+        throw new ConflictError(
+          `groups.${groupIndex}.trajectories.${position}: ${split} step ${step} already holds a different trajectory under this identity; recorded trajectories are never overwritten`,
+        );
+      }
+      const stored = group ? await tx.em.getRepository(TrajectoryEntity).countBy({ groupId: group.id }) : 0;
+      if (stored !== position)
+        throw new ConflictError(
+          `groups.${groupIndex}.trajectories.${position}: the group holds ${stored} trajectories; they are appended in position order`,
+        );
+      const now = nowStored();
+      if (!group) {
+        const ids = await insertTrajectoryGroups(tx.em, this.db.kind, [
+          { runId, split, step, groupIndex, art: JSON.stringify(checked.group), createdAt: now },
+        ]);
+        group = {
+          id: ids.get(groupIndex)!,
+          runId,
+          split,
+          step,
+          groupIndex,
+          art: JSON.stringify(checked.group),
+          createdAt: now,
+        };
+      }
+      const ids = await insertTrajectories(tx.em, this.db.kind, [
+        {
+          uuid,
+          runId,
+          taskInput: row.taskInput,
+          messages: row.messages,
+          reward: row.reward,
+          metadata: row.metadata,
+          createdAt: now,
+          step,
+          choice: null,
+          split,
+          groupId: group.id,
+        },
+      ]);
+      await insertTrajectoryArt(tx.em, this.db.kind, [{ trajectoryId: ids[0], art: row.art }]);
+      await refreshStepStats(tx.em, run, [{ split, step }], { create: true, totalDelta: 1 });
+      await markActivity(tx, run, this.events);
+      tx.afterCommit(() => this.events.publish('trajectoriesRecorded', { runId, step, count: 1, trajectoryIds: ids }));
+      return { recorded: 1, uuid };
+    });
+  }
+
+  /**
+   * Completes a group whose trajectories were appended one by one (appendToGroup): in one transaction the
+   * group's ART JSON (metadata, exceptions) is written and each trajectory takes its final content (what
+   * only the whole group tells, as a dropped group's reason). The stored trajectories must be exactly the
+   * group's, position by position; nothing new is announced (each was as it arrived). A group with no
+   * appended trajectory is recorded whole (recordGroups).
+   */
+  async finaliseGroup(
+    runId: number,
+    step: number,
+    split: string,
+    input: RecordGroupsInput & { index: number },
+    options: Pick<RecordGroupsOptions, 'guard' | 'pendingReward'> = {},
+  ): Promise<void> {
+    const [checked] = checkArtGroups([input]);
+    const appended = await this.db.writes.run(async (tx) => {
+      const run = await lockGuarded(tx.em, this.db.kind, runId, options.guard);
+      const [built] = artGroupRows(run.uuid, split, step, [{ ...checked, index: input.index }], options.pendingReward);
+      const group = await tx.em
+        .getRepository(TrajectoryGroupEntity)
+        .findOneBy({ runId, split, step, groupIndex: input.index });
+      if (!group) return false;
+      const repo = tx.em.getRepository(TrajectoryEntity);
+      const rows = await repo.findBy({ groupId: group.id });
+      const byUuid = new Map(rows.map((r) => [r.uuid, r]));
+      if (rows.length !== built.trajectories.length || built.trajectories.some((t) => !byUuid.has(t.uuid)))
+        throw new ConflictError(
+          `groups.${input.index}: ${split} step ${step} holds ${rows.length} trajectories of this group, not the ${built.trajectories.length} it finishes with`,
+        );
+      await tx.em.getRepository(TrajectoryGroupEntity).update({ id: group.id }, { art: built.art });
+      const art = await artByIds(
+        tx.em,
+        rows.map((r) => r.id),
+      );
+      for (const t of built.trajectories) {
+        const row = byUuid.get(t.uuid)!;
+        if (art.get(row.id) === t.art && row.metadata === t.metadata && row.reward === t.reward) continue;
+        await repo.update(
+          { id: row.id },
+          { taskInput: t.taskInput, messages: t.messages, reward: t.reward, metadata: t.metadata },
+        );
+        await tx.em.getRepository(TrajectoryArtEntity).update({ trajectoryId: row.id }, { art: t.art });
+      }
+      await refreshStepStats(tx.em, run, [{ split, step }]);
+      return true;
+    });
+    if (!appended) await this.recordGroups(runId, step, split, [input], options);
   }
 
   /** Sets rewards (RULER's scores) on a run's trajectories in one transaction, while the guard holds; subscribers learn it after commit. */

@@ -1,7 +1,8 @@
 // COLLECTING: plays rolloutsPerGroup episodes of each of the step's inputs on the model being
 // trained, through the run's rollout kind (src/rollouts/), and stores each group as it completes.
 // BUILTIN rollouts keep their seed-shaped rows (the trained choice beside the messages); every other
-// kind is stored ART-natively (recordGroups): tool calls, tools and every assistant choice kept.
+// kind is stored ART-natively, each trajectory as it finishes (appendToGroup), then its group completed
+// (finaliseGroup): tool calls, tools and every assistant choice kept.
 import type { InferenceTarget, TrainableModel, TrainingBackend } from '../../backends';
 import type { Batch } from '../../domain/dataset';
 import type { ChatClient } from '../../providers/chat';
@@ -84,30 +85,7 @@ export async function collect(
         ctx.touch();
         ctx.publishProgress();
       };
-      const results = rollout.playGroup
-        ? // A kind that plays the group in one go (WORKER): one slot, each rollout counted as it finishes.
-          await slots.run(() =>
-            rollout.playGroup!(
-              Array.from({ length: run.rolloutsPerGroup }, (_, index) => episode(index)),
-              hooks,
-              finished,
-            ),
-          )
-        : await Promise.all(
-            Array.from({ length: run.rolloutsPerGroup }, (_, index) =>
-              slots.run(async () => {
-                const result = await rollout.play(episode(index), hooks);
-                finished();
-                return result;
-              }),
-            ),
-          );
-      const succeeded = results.filter((r) => !r.error).length;
-      const dropped =
-        succeeded < 2
-          ? `only ${succeeded} of ${results.length} rollouts succeeded; a group needs at least 2 to compare`
-          : null;
-      const metadata = (r: EpisodeResult, index: number) => ({
+      const metadataBase = (r: EpisodeResult, index: number) => ({
         kind: 'rollout',
         step: batch.step,
         epoch: batch.epoch,
@@ -115,10 +93,65 @@ export async function collect(
         group,
         rollout: index,
         ...(r.error ? { error: r.error } : {}),
+      });
+      // Agentic kinds store each trajectory as it finishes, in arrival order (its ART position), one
+      // transaction each and one after the other; the group is finalised once all are in.
+      const arrived: Array<{ r: EpisodeResult; index: number }> = [];
+      let appends: Promise<unknown> = Promise.resolve();
+      const arrive = (index: number, r: EpisodeResult) => {
+        const position = arrived.length;
+        arrived.push({ r, index });
+        if (rollout.kind === 'builtin') return;
+        appends = appends.then(() =>
+          ctx.deps.trajectories.appendToGroup(
+            run.id,
+            batch.step,
+            'train',
+            group,
+            position,
+            artTrajectory(rollout, r, { ...metadataBase(r, index) }),
+            artOptions(ctx),
+          ),
+        );
+        appends.catch(() => undefined); // awaited below; a failed rollout must not leave it unhandled
+      };
+      const results = rollout.playGroup
+        ? // A kind that plays the group in one go (WORKER): one slot, each rollout counted as it finishes.
+          await slots.run(() =>
+            rollout.playGroup!(
+              Array.from({ length: run.rolloutsPerGroup }, (_, index) => episode(index)),
+              hooks,
+              (index, r) => {
+                finished();
+                arrive(index, r);
+              },
+            ),
+          )
+        : await Promise.all(
+            Array.from({ length: run.rolloutsPerGroup }, (_, index) =>
+              slots.run(async () => {
+                const result = await rollout.play(episode(index), hooks);
+                finished();
+                arrive(index, result);
+                return result;
+              }),
+            ),
+          );
+      // What a kind returned without announcing it (a worker that failed mid-group: the rest, failed).
+      const announced = arrived.length;
+      if (rollout.playGroup) results.slice(announced).forEach((r, i) => arrive(announced + i, r));
+      await appends;
+      const succeeded = results.filter((r) => !r.error).length;
+      const dropped =
+        succeeded < 2
+          ? `only ${succeeded} of ${results.length} rollouts succeeded; a group needs at least 2 to compare`
+          : null;
+      const metadata = (r: EpisodeResult, index: number) => ({
+        ...metadataBase(r, index),
         ...(dropped ? { dropped_reason: dropped } : {}),
       });
       if (rollout.kind === 'builtin') await storeSingleTurn(ctx, run, batch, item, results, metadata);
-      else await storeArt(ctx, run, batch, group, rollout, results, metadata);
+      else await finaliseArt(ctx, run, batch, group, rollout, arrived, metadata);
     }),
   );
 }
@@ -154,54 +187,61 @@ async function storeSingleTurn(
   );
 }
 
-/** One ART group: every trajectory (failed ones with their cause and the turns they played), their exceptions. */
-async function storeArt(
+/** A trajectory as ART JSON, its reward the environment's (or 0 until RULER scores it), Atelier's metadata merged in. */
+function artTrajectory(rollout: Rollout, r: EpisodeResult, metadata: Record<string, string | number>) {
+  return {
+    ...r.trajectory,
+    reward: r.reward ?? 0,
+    metadata: {
+      ...r.trajectory.metadata,
+      ...metadata,
+      rollout_kind: rollout.kind,
+      turns: r.turns,
+      ...(r.reward !== null ? { reward_source: ENVIRONMENT_REWARD } : {}),
+    },
+  };
+}
+
+function artOptions(ctx: StageContext) {
+  return {
+    guard: ctx.guard('collecting'),
+    // Until RULER scores them, trajectories without an environment reward (and failed ones) have none.
+    pendingReward: (t: Record<string, unknown>) => {
+      const m = t.metadata as Record<string, unknown>;
+      return m.reward_source !== ENVIRONMENT_REWARD || typeof m.error === 'string';
+    },
+  };
+}
+
+/** Completes one ART group: every trajectory (failed ones with their cause and the turns they played), their exceptions. */
+async function finaliseArt(
   ctx: StageContext,
   run: TrainingRun,
   batch: Batch<StepItem>,
   group: number,
   rollout: Rollout,
-  results: EpisodeResult[],
+  arrived: Array<{ r: EpisodeResult; index: number }>,
   metadataOf: MetadataOf,
 ): Promise<void> {
-  await ctx.deps.trajectories.recordGroups(
+  await ctx.deps.trajectories.finaliseGroup(
     run.id,
     batch.step,
     'train',
-    [
-      {
-        index: group,
-        trajectories: results.map((r, index) => ({
-          ...r.trajectory,
-          reward: r.reward ?? 0,
-          metadata: {
-            ...r.trajectory.metadata,
-            ...metadataOf(r, index),
-            rollout_kind: rollout.kind,
-            turns: r.turns,
-            ...(r.reward !== null ? { reward_source: ENVIRONMENT_REWARD } : {}),
-          },
-        })),
-        metadata: { step: batch.step, group },
-        exceptions: results
-          .filter((r) => r.error)
-          .map(
-            (r) =>
-              r.exception ?? {
-                type: /^(\w+Error):/.exec(r.error!)?.[1] ?? 'RolloutError',
-                message: r.error!,
-                traceback: '',
-              },
-          ),
-      },
-    ],
     {
-      guard: ctx.guard('collecting'),
-      // Until RULER scores them, trajectories without an environment reward (and failed ones) have none.
-      pendingReward: (t) => {
-        const m = t.metadata as Record<string, unknown>;
-        return m.reward_source !== ENVIRONMENT_REWARD || typeof m.error === 'string';
-      },
+      index: group,
+      trajectories: arrived.map(({ r, index }) => artTrajectory(rollout, r, metadataOf(r, index))),
+      metadata: { step: batch.step, group },
+      exceptions: arrived
+        .filter(({ r }) => r.error)
+        .map(
+          ({ r }) =>
+            r.exception ?? {
+              type: /^(\w+Error):/.exec(r.error!)?.[1] ?? 'RolloutError',
+              message: r.error!,
+              traceback: '',
+            },
+        ),
     },
+    artOptions(ctx),
   );
 }
