@@ -55,11 +55,49 @@ async function runWithHistory(client: GraphQLClient): Promise<{ id: string; data
   return run;
 }
 
-interface Measured {
+export interface Measured {
   label: string;
   atelier: number[];
   sql: number[];
   bytes: number;
+}
+
+/**
+ * Records a STEPS-step run through `client` and times metricHistory(maxPoints) over HTTP against the
+ * bucketing statements alone on `db` (the same database), the two taking turns request by request.
+ * Used by this scenario and by `scale` (on its 1,000,000-trajectory PostgreSQL database).
+ */
+export async function measureHistory(
+  label: string,
+  client: GraphQLClient,
+  db: Database,
+  log: (m: string) => void,
+): Promise<Measured> {
+  const run = await runWithHistory(client);
+  const repo = new MetricsRepo(db.reader, db.kind);
+  const body = JSON.stringify({ query: HISTORY, variables: { id: run.id, maxPoints: MAX_POINTS } });
+  const answer = await client.post(body);
+  const points = JSON.parse(answer).data?.run?.metricHistory;
+  if (!Array.isArray(points) || points.length !== MAX_POINTS)
+    throw new Error(`unexpected metricHistory: ${answer.slice(0, 300)}`);
+  const sqlOnce = async () => {
+    const n = await repo.count(run.databaseId, 'train');
+    const buckets = await repo.bucketed(run.databaseId, 'train', null, Math.ceil(n / MAX_POINTS));
+    if (buckets.length !== MAX_POINTS) throw new Error(`the bucketing SQL gave ${buckets.length} buckets`);
+  };
+  const atelier: number[] = [];
+  const sql: number[] = [];
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    const order = round % 2 ? ['sql', 'atelier'] : ['atelier', 'sql'];
+    for (const side of order) {
+      const t0 = now();
+      if (side === 'atelier') await client.post(body);
+      else await sqlOnce();
+      if (round >= WARMUP) (side === 'atelier' ? atelier : sql).push(now() - t0);
+    }
+  }
+  log(`${label}: Atelier ${fmt(median(atelier))} ms, the bucketing SQL ${fmt(median(sql))} ms`);
+  return { label, atelier, sql, bytes: Buffer.byteLength(answer) };
 }
 
 async function measure(
@@ -73,37 +111,41 @@ async function measure(
   try {
     const { url } = await server.call<{ url: string }>('start', start);
     const client = graphqlClient(url);
-    const run = await runWithHistory(client);
     db = await open();
-    const repo = new MetricsRepo(db.reader, db.kind);
-    const body = JSON.stringify({ query: HISTORY, variables: { id: run.id, maxPoints: MAX_POINTS } });
-    const answer = await client.post(body);
-    const points = JSON.parse(answer).data?.run?.metricHistory;
-    if (!Array.isArray(points) || points.length !== MAX_POINTS)
-      throw new Error(`unexpected metricHistory: ${answer.slice(0, 300)}`);
-    const sqlOnce = async () => {
-      const n = await repo.count(run.databaseId, 'train');
-      const buckets = await repo.bucketed(run.databaseId, 'train', null, Math.ceil(n / MAX_POINTS));
-      if (buckets.length !== MAX_POINTS) throw new Error(`the bucketing SQL gave ${buckets.length} buckets`);
-    };
-    const atelier: number[] = [];
-    const sql: number[] = [];
-    for (let round = 0; round < WARMUP + ROUNDS; round++) {
-      const order = round % 2 ? ['sql', 'atelier'] : ['atelier', 'sql'];
-      for (const side of order) {
-        const t0 = now();
-        if (side === 'atelier') await client.post(body);
-        else await sqlOnce();
-        if (round >= WARMUP) (side === 'atelier' ? atelier : sql).push(now() - t0);
-      }
-    }
+    const measured = await measureHistory(label, client, db, log);
     client.close();
-    log(`${label}: Atelier ${fmt(median(atelier))} ms, the bucketing SQL ${fmt(median(sql))} ms`);
-    return { label, atelier, sql, bytes: Buffer.byteLength(answer) };
+    return measured;
   } finally {
     await db?.close();
     await server.stop();
   }
+}
+
+/** The figure, check and (when missed) reason of one measured database. */
+export function historyResult(r: Measured): { figures: Figure[]; check: RatioCheck; miss: string | null } {
+  const ratio = pairedRatio(r.atelier, r.sql);
+  return {
+    figures: [
+      {
+        label: `${r.label}: metricHistory(maxPoints: ${MAX_POINTS}) over HTTP`,
+        value: `${fmt(median(r.atelier))} ms (p25–p75 ${spread(r.atelier)}), ${fmt(r.bytes / 1024, 1)} KB`,
+      },
+      {
+        label: `${r.label}: the bucketing statements alone`,
+        value: `${fmt(median(r.sql))} ms (p25–p75 ${spread(r.sql)})`,
+      },
+    ],
+    check: {
+      name: `${r.label}: metricHistory(maxPoints: ${MAX_POINTS}) of ${STEPS.toLocaleString('en-US')} steps / the bucketing SQL`,
+      value: ratio,
+      target: `≤ ${TARGET}×`,
+      pass: ratio <= TARGET,
+    },
+    miss:
+      ratio > TARGET
+        ? `**Why the ${r.label} target is missed:** Atelier took ${fmt(median(r.atelier))} ms a request against ${fmt(median(r.sql))} ms for the statements alone in the same rounds: ${fmt(median(r.atelier) - median(r.sql))} ms went to HTTP, GraphQL and building the ${fmt(r.bytes / 1024, 1)} KB answer.`
+        : null,
+  };
 }
 
 export const scenario: Scenario = {
@@ -153,27 +195,10 @@ export const scenario: Scenario = {
       `A TRACKED run with ${STEPS.toLocaleString('en-US')} train points (loss and two named values, grad_norm and train/reward), recorded through recordMetrics. Atelier answers the run page's point selection (web/src/queries.ts POINT: every series with its bucket's count, min and max) over HTTP from its own process, compiled as \`npm start\` runs it; the SQL side is the statements Atelier's service issues for it (a count, then the buckets: core columns, named values, the last points' values), run through Atelier's own MetricsRepo on a connection of the benchmark process, so its time is the database's plus the rows' mapping, without HTTP, GraphQL, the service or the answer. ${ROUNDS} rounds after ${WARMUP} of warm-up, the two taking turns request by request; the ratio is the median of per-round ratios.`,
     ];
     for (const r of results) {
-      const ratio = pairedRatio(r.atelier, r.sql);
-      figures.push(
-        {
-          label: `${r.label}: metricHistory(maxPoints: ${MAX_POINTS}) over HTTP`,
-          value: `${fmt(median(r.atelier))} ms (p25–p75 ${spread(r.atelier)}), ${fmt(r.bytes / 1024, 1)} KB`,
-        },
-        {
-          label: `${r.label}: the bucketing statements alone`,
-          value: `${fmt(median(r.sql))} ms (p25–p75 ${spread(r.sql)})`,
-        },
-      );
-      checks.push({
-        name: `${r.label}: metricHistory(maxPoints: ${MAX_POINTS}) of ${STEPS.toLocaleString('en-US')} steps / the bucketing SQL`,
-        value: ratio,
-        target: `≤ ${TARGET}×`,
-        pass: ratio <= TARGET,
-      });
-      if (ratio > TARGET)
-        notes.push(
-          `**Why the ${r.label} target is missed:** Atelier took ${fmt(median(r.atelier))} ms a request against ${fmt(median(r.sql))} ms for the statements alone in the same rounds: ${fmt(median(r.atelier) - median(r.sql))} ms went to HTTP, GraphQL and building the ${fmt(r.bytes / 1024, 1)} KB answer.`,
-        );
+      const one = historyResult(r);
+      figures.push(...one.figures);
+      checks.push(one.check);
+      if (one.miss) notes.push(one.miss);
     }
     if (!base)
       notes.push(
