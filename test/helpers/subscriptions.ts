@@ -27,7 +27,7 @@ export function subscribe<R, V extends Record<string, unknown>>(
   doc: TypedDocumentNode<R, V>,
   variables: V,
 ): Iter<R> {
-  return client.iterate({ query: print(doc), variables }) as Iter<R>;
+  return readSink<ExecutionResult<R>>((sink) => client.subscribe<R>({ query: print(doc), variables }, sink)) as Iter<R>;
 }
 
 export function subscribeSse<R, V extends Record<string, unknown>>(
@@ -35,7 +35,76 @@ export function subscribeSse<R, V extends Record<string, unknown>>(
   doc: TypedDocumentNode<R, V>,
   variables: V,
 ): Iter<R> {
-  return client.iterate({ query: print(doc), variables }) as unknown as Iter<R>;
+  return readSink<ExecutionResult<R>>((sink) =>
+    client.subscribe<R>({ query: print(doc), variables }, sink),
+  ) as unknown as Iter<R>;
+}
+
+interface Sink<T> {
+  next(value: T): void;
+  error(error: unknown): void;
+  complete(): void;
+}
+
+/**
+ * An iterator over a client's sink that keeps every frame until it is read. graphql-ws's and
+ * graphql-sse's `client.iterate` lose an error or completion that arrives before the first next()
+ * (their generator has not started yet, so that next() then waits forever): a test that read a
+ * subscription's EVENTS_INTERRUPTED after reading another one timed out whenever the error came first.
+ */
+function readSink<T>(start: (sink: Sink<T>) => () => void): AsyncIterableIterator<T> {
+  const queue: T[] = [];
+  const waiters: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void }[] = [];
+  let end: { error?: unknown; failed: boolean } | null = null;
+  const done = (): IteratorResult<T> => ({ value: undefined, done: true });
+  const settle = (w: (typeof waiters)[number]): void => {
+    if (queue.length) return w.resolve({ value: queue.shift()!, done: false });
+    if (end?.failed) {
+      const { error } = end;
+      end = { failed: false };
+      return w.reject(error);
+    }
+    w.resolve(done());
+  };
+  const wake = (): void => {
+    while (waiters.length && (queue.length || end)) settle(waiters.shift()!);
+  };
+  const dispose = start({
+    next: (value) => {
+      if (end) return;
+      queue.push(value);
+      wake();
+    },
+    error: (error) => {
+      if (end) return;
+      end = { failed: true, error };
+      wake();
+    },
+    complete: () => {
+      if (end) return;
+      end = { failed: false };
+      wake();
+    },
+  });
+  const stop = (): Promise<IteratorResult<T>> => {
+    dispose();
+    queue.length = 0;
+    end = { failed: false };
+    wake();
+    return Promise.resolve(done());
+  };
+  const iterator: AsyncIterableIterator<T> = {
+    next: () =>
+      new Promise<IteratorResult<T>>((resolve, reject) => {
+        const w = { resolve, reject };
+        if (waiters.length || !(queue.length || end)) waiters.push(w);
+        else settle(w);
+      }),
+    return: stop,
+    throw: stop,
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }
 
 /** Reads exactly n events (failing on GraphQL errors), or throws after timeoutMs. */
