@@ -16,6 +16,7 @@ import type { RunStatusEvent } from '../events/topics';
 import type { ChatClient } from '../providers/chat';
 import type { WriteGuard } from '../runs/write-guard';
 import type { PipelineDeps } from './deps';
+import { PollLoop } from './poll-loop';
 import type { StageContext, StepProgress } from './stages/context';
 import { groupRange, playHeldOut } from './stages/held-out';
 
@@ -32,9 +33,8 @@ const EVALUATION_GUARD: WriteGuard = {
 
 export class EvaluationRunner {
   private readonly executing = new Map<number, { controller: AbortController; runId: number; done: Promise<void> }>();
-  private timer: NodeJS.Timeout | null = null;
   private renewTimer: NodeJS.Timeout | null = null;
-  private ticking: Promise<void> | null = null;
+  private readonly loop = new PollLoop(() => this.lookForWork(), POLL_MS);
   private stopped = true;
   private statusEvents: BoundedIterator<RunStatusEvent> | null = null;
 
@@ -54,25 +54,11 @@ export class EvaluationRunner {
     if (this.sqlite) await this.deps.evaluations.release(null);
     this.watchCancels();
     this.renewTimer = setInterval(() => void this.renewAll(), Math.max(100, Math.floor(this.ttlMs / 3)));
-    this.wake();
+    this.loop.start();
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), 0);
-  }
-
-  private tick(): Promise<void> {
-    if (this.ticking) return this.ticking;
-    this.ticking = this.lookForWork().finally(() => {
-      this.ticking = null;
-      if (!this.stopped) {
-        if (this.timer) clearTimeout(this.timer);
-        this.timer = setTimeout(() => void this.tick(), POLL_MS);
-      }
-    });
-    return this.ticking;
+    if (!this.stopped) this.loop.wake();
   }
 
   private async lookForWork(): Promise<void> {
@@ -215,9 +201,8 @@ export class EvaluationRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
     if (this.renewTimer) clearInterval(this.renewTimer);
-    await this.ticking;
+    await this.loop.stop();
     for (const e of this.executing.values()) e.controller.abort('shutdown');
     await Promise.all([...this.executing.values()].map((e) => e.done));
     await this.statusEvents?.return();

@@ -13,6 +13,7 @@ import type { PipelineDeps } from './deps';
 import { EvaluationRunner } from './evaluation-runner';
 import { RunExecution } from './execution';
 import { LeaseFence, Leases } from './leases';
+import { PollLoop } from './poll-loop';
 
 const POLL_MS = 1000;
 
@@ -20,9 +21,8 @@ export class PipelineRunner {
   /** Runs executing here, each with the fence that stops it before its lease can run out. */
   private readonly executing = new Map<number, { execution: RunExecution; done: Promise<void>; fence: LeaseFence }>();
   private readonly leases: Leases;
-  private timer: NodeJS.Timeout | null = null;
   private renewTimer: NodeJS.Timeout | null = null;
-  private ticking: Promise<void> | null = null;
+  private readonly loop = new PollLoop(() => this.lookForWork(), POLL_MS);
   private stopped = true;
   private statusEvents: BoundedIterator<RunStatusEvent> | null = null;
   /** Evaluations of checkpoints (evaluateCheckpoint), driven beside the runs. */
@@ -68,28 +68,13 @@ export class PipelineRunner {
     if (this.db.kind === 'sqlite') await this.leases.voidAll();
     this.watchStatus();
     this.renewTimer = setInterval(() => void this.renewAll(), this.renewEveryMs);
-    this.wake();
+    this.loop.start();
     await this.evaluations.start();
   }
 
   /** Looks for work now (a run was created or one finished). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), 0);
-  }
-
-  private tick(): Promise<void> {
-    if (this.ticking) return this.ticking;
-    // finally() runs after this assignment even when there is no work to await.
-    this.ticking = this.lookForWork().finally(() => {
-      this.ticking = null;
-      if (!this.stopped) {
-        if (this.timer) clearTimeout(this.timer);
-        this.timer = setTimeout(() => void this.tick(), POLL_MS);
-      }
-    });
-    return this.ticking;
+    if (!this.stopped) this.loop.wake();
   }
 
   private async lookForWork(): Promise<void> {
@@ -205,9 +190,8 @@ export class PipelineRunner {
   /** Stops every execution without changing its run's status and hands the runs back at once. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
     if (this.renewTimer) clearInterval(this.renewTimer);
-    await this.ticking;
+    await this.loop.stop();
     for (const { execution } of this.executing.values()) execution.stop('shutdown');
     await Promise.all([...this.executing.values()].map((e) => e.done));
     await this.statusEvents?.return();
