@@ -4,16 +4,17 @@
 // 127.0.0.1:8000, so the backend's inference URL is pointed at the OpenAI simulator (`inferenceUrl`).
 // Skips, saying why, when no Python has openai and pydantic, or the worker is missing. ATELIER_WORKER_DIR overrides where the worker
 // is (default: worker/ at the repository root).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startOpenAISim, type OpenAISim } from './fixtures/openai-sim';
 import { bedConfig, createRun, waitDone } from './fixtures/pipeline-bed';
 import { pythonSkipReason, pythonWith } from './helpers/python';
+import { startPythonWorker, type PythonWorker } from './helpers/python-worker';
 import { startServer, type TestServer } from './helpers/server';
 
 const WORKER_DIR = resolve(process.env.ATELIER_WORKER_DIR ?? join(__dirname, '..', 'worker'));
@@ -36,55 +37,21 @@ describe.skipIf(reason !== null)(
   reason ? `Atelier against the real worker (${reason})` : 'Atelier against the real worker (stand-in ART)',
   () => {
     let openai: OpenAISim;
-    let proc: ChildProcess;
+    let worker: PythonWorker;
     let artPath: string;
     let workerUrl: string;
-    let stderr = '';
     let s: TestServer;
 
     beforeAll(async () => {
       // No key check: rollouts carry the key the stand-in's "vLLM" reports ('default').
       openai = await startOpenAISim();
       artPath = mkdtempSync(join(tmpdir(), 'atelier-worker-e2e-'));
-      proc = spawn(
-        PYTHON!,
-        [
-          '-m',
-          'atelier_worker',
-          '--host',
-          '127.0.0.1',
-          '--port',
-          '0',
-          '--art-path',
-          join(artPath, '.art'),
-          '--heartbeat-seconds',
-          '0.2',
-        ],
-        {
-          env: {
-            ...process.env,
-            PYTHONPATH: [STAND_IN, WORKER_DIR].join(delimiter),
-            PYTHONDONTWRITEBYTECODE: '1',
-            ATELIER_WORKER_TOKEN: TOKEN,
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      proc.stderr!.on('data', (d) => (stderr += d));
-      workerUrl = await new Promise<string>((ok, fail) => {
-        let out = '';
-        const timer = setTimeout(() => fail(new Error(`the worker did not start:\n${stderr}`)), 20_000);
-        proc.stdout!.on('data', (d) => {
-          out += d;
-          const line = out.split('\n').find((l) => l.includes('"listening"'));
-          if (line) {
-            clearTimeout(timer);
-            const info = JSON.parse(line) as { url?: string; port?: number };
-            ok(info.url ?? `http://127.0.0.1:${info.port}`);
-          }
-        });
-        proc.once('exit', (code) => fail(new Error(`the worker exited with ${code}:\n${stderr}`)));
+      worker = await startPythonWorker(PYTHON!, {
+        args: ['--art-path', join(artPath, '.art')],
+        pythonPath: [STAND_IN, WORKER_DIR],
+        env: { ATELIER_WORKER_TOKEN: TOKEN },
       });
+      workerUrl = worker.url;
       s = await startServer({
         pipeline: {
           ...bedConfig(openai.url, { name: 'gpu1', url: workerUrl, kind: 'worker', inferenceUrl: openai.url }),
@@ -95,18 +62,14 @@ describe.skipIf(reason !== null)(
 
     afterAll(async () => {
       await s?.stop();
-      if (proc && proc.exitCode === null) {
-        const exited = new Promise((r) => proc.once('exit', r));
-        proc.kill('SIGTERM');
-        await exited;
-      }
+      await worker?.stop();
       await openai?.close();
       if (artPath) rmSync(artPath, { recursive: true, force: true });
     });
 
     it('completes a pipeline run: each step trained once by ART, rollouts on name@step, gradient steps in ART names', async () => {
       const done = await waitDone(s, (await createRun(s, 'e2e')).id, 60_000);
-      expect(done.error, stderr).toBeNull();
+      expect(done.error, worker.stderr()).toBeNull();
       expect(done.status).toBe('COMPLETED');
       const name = done.trainedModelName!;
       // The stand-in ART keeps checkpoints as ART does: {art_path}/{project}/models/{name}/checkpoints/NNNN.

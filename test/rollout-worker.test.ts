@@ -5,10 +5,9 @@
 // and trained by the same worker with every assistant turn's choice and its logprobs; an entrypoint that does
 // not import fails the run before anything is trained, naming the module; cancel closes the in-flight rollout.
 // Skips, saying why, without a Python that has the real openai, pydantic and httpx (scripts/python-env.sh).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -16,6 +15,7 @@ import { startOpenAISim, type OpenAISim } from './fixtures/openai-sim';
 import { bedConfig, PROVIDER_KEY, waitDone } from './fixtures/pipeline-bed';
 import { startWandbSim, type WandbSim } from './fixtures/wandb-sim';
 import { pythonSkipReason, pythonWith } from './helpers/python';
+import { startPythonWorker, type PythonWorker } from './helpers/python-worker';
 import { expectResult } from './helpers/results';
 import { startServer, type TestServer } from './helpers/server';
 import { subscribe, waitFor, wsClient } from './helpers/subscriptions';
@@ -49,72 +49,24 @@ const SCENARIOS: Array<{ inputText: string; context: Record<string, unknown> }> 
   { inputText: 'Compute 9 * 9 - 1', context: { answer: 80 } },
 ];
 
-/** Starts the real worker on a free port; resolves with its URL once it says it listens. */
-async function startWorker(args: string[], env: Record<string, string> = {}) {
-  let stderr = '';
-  const proc = spawn(PYTHON!, ['-m', 'atelier_worker', '--port', '0', '--heartbeat-seconds', '0.2', ...args], {
-    env: { ...process.env, PYTHONPATH: PATHS.join(delimiter), PYTHONDONTWRITEBYTECODE: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  proc.stderr!.on('data', (d) => (stderr += d));
-  const url = await new Promise<string>((ok, fail) => {
-    let out = '';
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.includes('"listening"'));
-      if (line) ok((JSON.parse(line) as { url: string }).url);
-    });
-    proc.once('exit', (code) => fail(new Error(`the worker exited with ${code}:\n${stderr}`)));
-  });
-  return {
-    proc,
-    url,
-    stderr: () => stderr,
-    async stop() {
-      if (proc.exitCode !== null) return;
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+/** Starts the real worker on a free port with the stand-in art, the examples and the test simulators importable. */
+const startWorker = (args: string[], env: Record<string, string> = {}) =>
+  startPythonWorker(PYTHON!, { args, pythonPath: PATHS, env });
 
 describe.skipIf(PYTHON === null)(
   PYTHON === null ? `WORKER rollouts (${pythonSkipReason(...MODULES)})` : 'WORKER rollouts',
   () => {
     let openai: OpenAISim;
-    let proc: ChildProcess;
+    let main: PythonWorker;
     let tmp: string;
-    let stderr = '';
     let s: TestServer;
     let workerUrl = '';
 
     beforeAll(async () => {
       openai = await startOpenAISim();
       tmp = mkdtempSync(join(tmpdir(), 'atelier-rollout-worker-'));
-      proc = spawn(
-        PYTHON!,
-        ['-m', 'atelier_worker', '--port', '0', '--art-path', join(tmp, '.art'), '--heartbeat-seconds', '0.2'],
-        {
-          env: {
-            ...process.env,
-            PYTHONPATH: PATHS.join(delimiter),
-            PYTHONDONTWRITEBYTECODE: '1',
-            ATELIER_WORKER_TOKEN: TOKEN,
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      proc.stderr!.on('data', (d) => (stderr += d));
-      workerUrl = await new Promise<string>((ok, fail) => {
-        let out = '';
-        proc.stdout!.on('data', (d) => {
-          out += d;
-          const line = out.split('\n').find((l) => l.includes('"listening"'));
-          if (line) ok((JSON.parse(line) as { url: string }).url);
-        });
-        proc.once('exit', (code) => fail(new Error(`the worker exited with ${code}:\n${stderr}`)));
-      });
+      main = await startWorker(['--art-path', join(tmp, '.art')], { ATELIER_WORKER_TOKEN: TOKEN });
+      workerUrl = main.url;
       s = await startServer({
         pipeline: {
           // The stand-in's "vLLM" is at 127.0.0.1:8000: point inference at the simulator instead.
@@ -127,11 +79,7 @@ describe.skipIf(PYTHON === null)(
 
     afterAll(async () => {
       await s?.stop();
-      if (proc && proc.exitCode === null) {
-        const exited = new Promise((r) => proc.once('exit', r));
-        proc.kill('SIGTERM');
-        await exited;
-      }
+      await main?.stop();
       await openai?.close();
       if (tmp) rmSync(tmp, { recursive: true, force: true });
     });
@@ -186,7 +134,7 @@ describe.skipIf(PYTHON === null)(
       );
       release();
       const done = await waitDone(s, run.id, 90_000);
-      expect(done.error, stderr).toBeNull();
+      expect(done.error, main.stderr()).toBeNull();
       expect(done.status).toBe('COMPLETED');
 
       const trajectories = (await s.gql(AgenticTrajectories, { runId: run.id })).trajectories.edges.map((e) => e.node);
