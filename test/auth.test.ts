@@ -27,7 +27,7 @@ import {
 } from './helpers/postgres';
 import { expectResult } from './helpers/results';
 import { bearer, useTestServer } from './helpers/server';
-import { waitFor, wsClient } from './helpers/subscriptions';
+import { iterate, waitFor, wsClient } from './helpers/subscriptions';
 import {
   errorCode,
   via as sendThroughDoor,
@@ -173,7 +173,7 @@ describe('scopes × operations × transports', () => {
 
   it('works with the real graphql-sse client sending the key as a header', async () => {
     const client = createSseClient({ url: s.graphqlUrl, retryAttempts: 0, headers: bearer(s.keys.reader) });
-    const events = client.iterate({ query: print(OnRunStatus), variables: { runId, afterEventId: '0' } });
+    const events = iterate(client, { query: print(OnRunStatus), variables: { runId, afterEventId: '0' } });
     const first = await events.next();
     expect((first.value as { data: { runStatusChanged: { to: string } } }).data.runStatusChanged.to).toBe('PENDING');
     await events.return?.();
@@ -936,7 +936,7 @@ describe('keys scoped to projects × every door × transports', () => {
         transport === 'sse'
           ? createSseClient({ url: s.graphqlUrl, retryAttempts: 0, headers: bearer(scoped.alphaReader.secret) })
           : null;
-      const events = (client ? client.iterate({ query }) : sse!.iterate({ query })) as AsyncIterableIterator<{
+      const events = (client ? iterate(client, { query }) : iterate(sse!, { query })) as AsyncIterableIterator<{
         data?: Event;
         errors?: unknown;
       }>;
@@ -1003,10 +1003,10 @@ describe('keys scoped to projects × every door × transports', () => {
     const query = record('subscription($p: String) { runStatusChanged(projectName: $p) { to run { projectName } } }');
     type Event = { data?: { runStatusChanged: { run: { projectName: string } } } };
     const streams = [
-      client.iterate({ query }),
-      client.iterate({ query, variables: { p: 'alpha' } }),
-      sse.iterate({ query }),
-      sse.iterate({ query, variables: { p: 'alpha' } }),
+      iterate(client, { query }),
+      iterate(client, { query, variables: { p: 'alpha' } }),
+      iterate(sse, { query }),
+      iterate(sse, { query, variables: { p: 'alpha' } }),
     ] as AsyncIterableIterator<Event>[];
     try {
       const firsts = streams.map((st) => st.next());

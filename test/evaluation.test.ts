@@ -22,7 +22,7 @@ import { spawnServer, type ServerProcess } from './helpers/pipeline';
 import { createPostgresDatabase, postgresSuiteTitle, postgresUrl } from './helpers/postgres';
 import { pythonSkipReason, pythonWith } from './helpers/python';
 import { startServer, type TestServer } from './helpers/server';
-import { waitFor, wsClient } from './helpers/subscriptions';
+import { iterate, waitFor, wsClient } from './helpers/subscriptions';
 
 const TOKEN = 'worker-token-0123456789abcdef';
 const WANDB_KEY = 'wandb-test-key-0123456789abcdef-never-shown';
@@ -183,7 +183,7 @@ async function followEvaluation(id: string): Promise<Array<{ status: string; rol
   const client = wsClient(s.url);
   const events: Array<{ status: string; rolloutsDone: number }> = [];
   try {
-    for await (const r of client.iterate<{ evaluationProgress: { status: string; rolloutsDone: number } }>({
+    for await (const r of iterate<{ evaluationProgress: { status: string; rolloutsDone: number } }>(client, {
       query: `subscription($id: ID!) { evaluationProgress(evaluationId: $id) { status rolloutsDone rolloutsTotal } }`,
       variables: { id },
     })) {
@@ -220,7 +220,7 @@ describe('validation during a pipeline run (evalEvery)', () => {
     const client = wsClient(s.url);
     stages = [];
     try {
-      for await (const r of client.iterate<{ runProgress: { stage: string; step: number } }>({
+      for await (const r of iterate<{ runProgress: { stage: string; step: number } }>(client, {
         query: `subscription($id: ID!) { runProgress(runId: $id) { stage step rolloutsDone rolloutsTotal } }`,
         variables: { id: runId },
       }))

@@ -12,7 +12,7 @@ import { gated, SendGate } from '../src/server/send-gate';
 import type { TrajectoryInput } from './gql/graphql';
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { useTestServer, type TestServer } from './helpers/server';
-import { waitFor, wsClient } from './helpers/subscriptions';
+import { iterate, waitFor, wsClient } from './helpers/subscriptions';
 import { viaSse } from './helpers/transports';
 
 const SUBSCRIPTION =
@@ -120,7 +120,7 @@ describe('connections that stop reading', () => {
     const stalled = await rawWs(s.url);
     stalled.subscribe('s', run.id);
     const healthy = wsClient(s.url);
-    const events = healthy.iterate<{ trajectoriesRecorded: { count: number } }>({
+    const events = iterate<{ trajectoriesRecorded: { count: number } }>(healthy, {
       query: SUBSCRIPTION,
       variables: { runId: run.id },
     });
@@ -160,7 +160,7 @@ describe('connections that stop reading', () => {
     stalled.on('error', () => undefined);
 
     const healthy = wsClient(s.url);
-    const events = healthy.iterate<{ trajectoriesRecorded: { count: number } }>({
+    const events = iterate<{ trajectoriesRecorded: { count: number } }>(healthy, {
       query: SUBSCRIPTION,
       variables: { runId: run.id },
     });

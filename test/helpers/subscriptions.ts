@@ -40,6 +40,19 @@ export function subscribeSse<R, V extends Record<string, unknown>>(
   ) as unknown as Iter<R>;
 }
 
+/**
+ * `client.iterate(payload)` for either client, read through the same queueing sink as subscribe():
+ * the clients' own iterate loses an error or completion that arrives before the first next().
+ */
+export function iterate<R = Record<string, unknown>>(
+  client: Client | ReturnType<typeof sseClient>,
+  payload: { query: string; variables?: Record<string, unknown> },
+): Iter<R> {
+  return readSink<ExecutionResult<R>>((sink) =>
+    (client as Client).subscribe<R>(payload, sink as Sink<ExecutionResult<R>>),
+  ) as unknown as Iter<R>;
+}
+
 interface Sink<T> {
   next(value: T): void;
   error(error: unknown): void;
