@@ -10,6 +10,12 @@ import { startHttpEnvSim, type HttpEnvSim } from './fixtures/http-env-sim';
 import { waitDone } from './fixtures/pipeline-bed';
 import type { OnProgressSubscription, OnTrajectoryCountsSubscription } from './gql/graphql';
 import { pipelineConfig, startPipelineServer, startSims, type Sims } from './helpers/pipeline';
+import {
+  createPostgresDatabase,
+  postgresSuiteTitle,
+  postgresUrl,
+  type FreshPostgresDatabase,
+} from './helpers/postgres';
 import { expectResult } from './helpers/results';
 import { useTestServer, type TestServer } from './helpers/server';
 import { subscribe, waitFor, wsClient } from './helpers/subscriptions';
@@ -62,66 +68,84 @@ async function createHttpRun(
 const trajectoriesOf = async (server: TestServer, runId: string) =>
   (await server.gql(AgenticTrajectories, { runId })).trajectories.edges.map((e) => e.node);
 
-describe('HTTP rollouts', () => {
-  it('stores multi-turn tool-calling episodes and trains on every assistant choice with its logprobs', async () => {
-    const judged = sims.openai.counts.judge;
-    const trainsBefore = sims.art.requests.filter((r) => r.path === '/_train_model').length;
-    const run = await createHttpRun(s, 'agentic');
-    const done = await waitDone(s, run.id, 60_000);
-    expect(done.error).toBeNull();
-    expect(done.status).toBe('COMPLETED');
+/** A whole HTTP run on a server: what is stored, what was trained on, every episode closed. */
+async function playsAgenticRun(server: TestServer, input: Record<string, unknown> = {}): Promise<void> {
+  const judged = sims.openai.counts.judge;
+  const trainsBefore = sims.art.requests.filter((r) => r.path === '/_train_model').length;
+  const run = await createHttpRun(server, 'agentic', {}, input);
+  const done = await waitDone(server, run.id, 60_000);
+  expect(done.error).toBeNull();
+  expect(done.status).toBe('COMPLETED');
 
-    const trajectories = await trajectoriesOf(s, run.id);
-    expect(trajectories).toHaveLength(8);
-    for (const t of trajectories) {
-      expect(t.error).toBeNull();
-      const calls = t.messages.flatMap((m) => m.toolCalls ?? []);
-      expect(calls.length).toBeGreaterThanOrEqual(3);
-      expect(calls.at(-1)!.name).toBe('submit_answer');
-      expect(t.messages.filter((m) => m.role === 'tool').length).toBe(calls.length);
-      expect(t.messages.filter((m) => m.trainable).length).toBe(4);
-      expect((t.tools as Array<{ function: { name: string } }>).map((x) => x.function.name)).toEqual([
-        'calculate',
-        'submit_answer',
-      ]);
-      // The environment's reward: 1 for the right number, 0 for the wrong one.
-      expect([0, 1]).toContain(t.reward);
-      expect(t.metadata).toMatchObject({ reward_source: 'environment', rollout_kind: 'http', turns: 4 });
-    }
-    // Sampled variants differ: each group has one right and one wrong answer, so GRPO learns from it.
-    expect(trajectories.filter((t) => t.reward === 1)).toHaveLength(4);
-    // The environment gave every reward: RULER was not asked.
-    expect(sims.openai.counts.judge).toBe(judged);
+  const trajectories = await trajectoriesOf(server, run.id);
+  expect(trajectories).toHaveLength(8);
+  for (const t of trajectories) {
+    expect(t.error).toBeNull();
+    const calls = t.messages.flatMap((m) => m.toolCalls ?? []);
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    expect(calls.at(-1)!.name).toBe('submit_answer');
+    expect(t.messages.filter((m) => m.role === 'tool').length).toBe(calls.length);
+    expect(t.messages.filter((m) => m.trainable).length).toBe(4);
+    expect((t.tools as Array<{ function: { name: string } }>).map((x) => x.function.name)).toEqual([
+      'calculate',
+      'submit_answer',
+    ]);
+    // The environment's reward: 1 for the right number, 0 for the wrong one.
+    expect([0, 1]).toContain(t.reward);
+    expect(t.metadata).toMatchObject({ reward_source: 'environment', rollout_kind: 'http', turns: 4 });
+  }
+  // Sampled variants differ: each group has one right and one wrong answer, so GRPO learns from it.
+  expect(trajectories.filter((t) => t.reward === 1)).toHaveLength(4);
+  // The environment gave every reward: RULER was not asked.
+  expect(sims.openai.counts.judge).toBe(judged);
 
-    // What the trainer got: each trajectory with all four assistant choices, logprobs included, and the tools.
-    const trains = sims.art.requests.filter((r) => r.path === '/_train_model').slice(trainsBefore);
-    expect(trains).toHaveLength(2);
-    for (const train of trains) {
-      const body = train.body as {
-        trajectory_groups: Array<{
-          trajectories: Array<{
-            messages_and_choices: Array<Record<string, unknown>>;
-            tools: unknown[];
-            reward: number;
-          }>;
+  // What the trainer got: each trajectory with all four assistant choices, logprobs included, and the tools.
+  const trains = sims.art.requests.filter((r) => r.path === '/_train_model').slice(trainsBefore);
+  expect(trains).toHaveLength(2);
+  for (const train of trains) {
+    const body = train.body as {
+      trajectory_groups: Array<{
+        trajectories: Array<{
+          messages_and_choices: Array<Record<string, unknown>>;
+          tools: unknown[];
+          reward: number;
         }>;
-      };
-      expect(body.trajectory_groups).toHaveLength(2);
-      for (const t of body.trajectory_groups.flatMap((g) => g.trajectories)) {
-        const choices = t.messages_and_choices.filter((m) => m.role === undefined);
-        expect(choices).toHaveLength(4);
-        for (const c of choices) {
-          expect((c.logprobs as { content: unknown[] }).content.length).toBeGreaterThan(0);
-          expect((c.message as { tool_calls: unknown[] }).tool_calls).toHaveLength(1);
-        }
-        expect(t.tools).toHaveLength(2);
+      }>;
+    };
+    expect(body.trajectory_groups).toHaveLength(2);
+    for (const t of body.trajectory_groups.flatMap((g) => g.trajectories)) {
+      const choices = t.messages_and_choices.filter((m) => m.role === undefined);
+      expect(choices).toHaveLength(4);
+      for (const c of choices) {
+        expect((c.logprobs as { content: unknown[] }).content.length).toBeGreaterThan(0);
+        expect((c.message as { tool_calls: unknown[] }).tool_calls).toHaveLength(1);
       }
+      expect(t.tools).toHaveLength(2);
     }
-    // Every episode was closed.
-    expect(env.open()).toEqual([]);
-    const episodes = new Set(env.callsTo('/reset').map((c) => c.body.episodeId));
-    expect(new Set(env.callsTo('/close').map((c) => c.body.episodeId))).toEqual(episodes);
+  }
+  // Every episode was closed.
+  expect(env.open()).toEqual([]);
+  const episodes = new Set(env.callsTo('/reset').map((c) => c.body.episodeId));
+  expect(new Set(env.callsTo('/close').map((c) => c.body.episodeId))).toEqual(episodes);
+}
+
+describe('HTTP rollouts', () => {
+  it('stores multi-turn tool-calling episodes and trains on every assistant choice with its logprobs', () =>
+    playsAgenticRun(s));
+});
+
+// Each trajectory is appended to its group as it finishes, then the group is completed: the same
+// statements on PostgreSQL (its own locking and conflict rules) must store the same run.
+describe.skipIf(!postgresUrl)(postgresSuiteTitle('HTTP rollouts (PostgreSQL)'), () => {
+  let db: FreshPostgresDatabase;
+  beforeAll(async () => {
+    db = await createPostgresDatabase();
   });
+  afterAll(() => db?.drop());
+  const pg = useTestServer(() => ({ databaseUrl: db.url, pipeline: pipelineConfig(sims, { maxConcurrentRuns: 4 }) }));
+  // Its own model name: the ART simulator is shared with the SQLite server, whose first run has the same default.
+  it('stores and trains the same multi-turn run on PostgreSQL', () =>
+    playsAgenticRun(pg, { trainedModelName: 'agentic-postgres' }));
 });
 
 describe('HTTP rollouts without an environment reward', () => {
