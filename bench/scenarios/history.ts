@@ -9,7 +9,7 @@ import pg from 'pg';
 
 import { openDatabase, type Database } from '../../src/db/data-source';
 import { MetricsRepo } from '../../src/metrics/metrics.repo';
-import { MAX_POINTS } from '../../web/src/queries';
+import { MAX_POINTS, POINT } from '../../web/src/queries';
 import { createRun, graphqlClient, type GraphQLClient } from '../lib/http';
 import { fmt, median, now, pairedRatio, spread } from '../lib/stats';
 import type { Figure, RatioCheck, Scenario } from '../lib/types';
@@ -22,8 +22,6 @@ const WARMUP = 5;
 /** Atelier's metricHistory request / the bucketing statements alone. */
 const TARGET = 3;
 
-const POINT =
-  'split step epoch avgReward minReward maxReward rewardStd trainingLoss values { name value } bucket { count min { name value } max { name value } }';
 const HISTORY = `query($id: ID!, $maxPoints: Int!) { run(id: $id) { metricHistory(maxPoints: $maxPoints) { ${POINT} } } }`;
 const RECORD_METRICS = `mutation($runId: ID!, $points: [MetricPointInput!]!) { recordMetrics(runId: $runId, points: $points) { __typename ... on Error { message } } }`;
 const TRANSITION = `mutation($runId: ID!, $to: TrainingStatus!) { transitionRun(runId: $runId, to: $to) { __typename ... on Error { message } } }`;
@@ -73,7 +71,22 @@ export async function measureHistory(
   db: Database,
   log: (m: string) => void,
 ): Promise<Measured> {
-  const run = await runWithHistory(client);
+  return timeHistory(label, client, db, await runWithHistory(client), log);
+}
+
+/**
+ * Times metricHistory(maxPoints: MAX_POINTS) of an existing run (the run page's point selection) over
+ * HTTP against Atelier's own count and bucketing statements on `db`, taking turns request by request.
+ * The dashboard scenario times its run page's history with it.
+ */
+export async function timeHistory(
+  label: string,
+  client: GraphQLClient,
+  db: Database,
+  run: { id: string; databaseId: number },
+  log: (m: string) => void,
+  rounds = ROUNDS,
+): Promise<Measured> {
   const repo = new MetricsRepo(db.reader, db.kind);
   const body = JSON.stringify({ query: HISTORY, variables: { id: run.id, maxPoints: MAX_POINTS } });
   const answer = await client.post(body);
@@ -87,7 +100,7 @@ export async function measureHistory(
   };
   const atelier: number[] = [];
   const sql: number[] = [];
-  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+  for (let round = 0; round < WARMUP + rounds; round++) {
     const order = round % 2 ? ['sql', 'atelier'] : ['atelier', 'sql'];
     for (const side of order) {
       const t0 = now();
