@@ -3,6 +3,7 @@
 // The browser is Debian's Chromium driven through playwright-core (test/helpers/browser.ts), against
 // a real Atelier server (compiled, as npm start runs it) serving the built dashboard (dist/web).
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 
 import BetterSqlite3 from 'better-sqlite3';
 
@@ -186,10 +187,11 @@ export const scenario: Scenario = {
           value: `${fmt(median(chart))} ms`,
         },
         notes: [
-          `The page is a run's page as people open it: status and history, progress, the three charts (avg reward with its min–max band, training loss, gradient norm), task inputs and the first trajectories. The run has ${POINTS.toLocaleString('en-US')} metric points (one per step, with loss and grad_norm) and ${data.trajectoriesPerRun} trajectories; the page asks for its history downsampled to 500 points, as it always does, so the figure includes the server reading and bucketing the ${POINTS.toLocaleString('en-US')} points.`,
+          `The page is a run's page as people open it: status and history, progress, the three charts (avg reward with its min–max band, training loss, gradient norm), task inputs and the first trajectories. The run has ${POINTS.toLocaleString('en-US')} metric points (one per step, with loss and grad_norm) and ${data.trajectoriesPerRun.toLocaleString('en-US')} trajectories; the page asks for its history downsampled to 500 points, as it always does, so the figure includes the server reading and bucketing the ${POINTS.toLocaleString('en-US')} points.`,
           `Each visit opens a new tab in one headless Chromium (${ROUNDS} visits after a first one that fills the cache; the dashboard's hashed files are cached for good, so later visits load them from the cache, as a returning user does) and reads the time on the page's own clock: 0 is navigation start, the end is the first animation frame after the chart's canvas is in the page with its points. The server runs alone in its own process, compiled as \`npm start\` runs it; ${built === 'built' ? 'the dashboard was built for this run (dist/web was missing or older than web/)' : 'the dashboard bundle in dist/web was up to date'}.`,
           "No target was set for the paint figures; they are reported so that changes to the page or the history query show up here. The target is on the page's history: metricHistory(maxPoints: 500) with the page's point selection, over HTTP, against Atelier's own count and bucketing statements (MetricsRepo, in the benchmark process on the same SQLite file), the two taking turns request by request after the visits, as the `history` scenario times them.",
           ...(ratio.miss ? [ratio.miss] : []),
+          `The machine's load average was ${fmt(loadavg()[0], 1)} (1 min) at the end of the run, on 2 cores shared with other work: the absolute times move with it, the ratio much less.`,
         ],
       };
     } finally {

@@ -3,6 +3,7 @@
 // Atelier's own MetricsRepo.count and .bucketed, run in the benchmark process on the same database,
 // without HTTP, GraphQL or the service — on SQLite and on PostgreSQL, request by request in turn.
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
 import pg from 'pg';
@@ -205,7 +206,7 @@ export const scenario: Scenario = {
     const figures: Figure[] = [];
     const checks: RatioCheck[] = [];
     const notes: string[] = [
-      `A TRACKED run with ${STEPS.toLocaleString('en-US')} train points (loss and two named values, grad_norm and train/reward), recorded through recordMetrics. Atelier answers the run page's point selection (web/src/queries.ts POINT: every series with its bucket's count, min and max) over HTTP from its own process, compiled as \`npm start\` runs it; the SQL side is the statements Atelier's service issues for it (a count, then the buckets: core columns, named values, the last points' values), run through Atelier's own MetricsRepo on a connection of the benchmark process, so its time is the database's plus the rows' mapping, without HTTP, GraphQL, the service or the answer. ${ROUNDS} rounds after ${WARMUP} of warm-up, the two taking turns request by request; the ratio is the median of per-round ratios.`,
+      `A TRACKED run with ${STEPS.toLocaleString('en-US')} train points (loss and two named values, grad_norm and train/reward), recorded through recordMetrics. Atelier answers the run page's point selection (web/src/queries.ts POINT: every series with its bucket's count, min and max) over HTTP from its own process, compiled as \`npm start\` runs it; the SQL side is the statements Atelier's service issues for it (a count, then the two bucketing statements: the points' buckets with their core columns' min and max and their last point, then the named values' min, max and last value per bucket), run through Atelier's own MetricsRepo on a connection of the benchmark process, so its time is the database's plus the rows' mapping, without HTTP, GraphQL, the service or the answer. ${ROUNDS} rounds after ${WARMUP} of warm-up, the two taking turns request by request; the ratio is the median of per-round ratios.`,
     ];
     for (const r of results) {
       const one = historyResult(r);
@@ -213,6 +214,9 @@ export const scenario: Scenario = {
       checks.push(one.check);
       if (one.miss) notes.push(one.miss);
     }
+    notes.push(
+      `The machine's load average was ${fmt(loadavg()[0], 1)} (1 min) at the end of the run, on 2 cores shared with other work: the absolute times move with it, the ratios much less.`,
+    );
     if (!base)
       notes.push(
         'PostgreSQL was not measured: set ATELIER_BENCH_POSTGRES_URL (or ATELIER_TEST_POSTGRES_URL) to run its half.',
