@@ -212,6 +212,79 @@ describe('a run page in a real browser', () => {
 
   it.skipIf(unavailable !== null)(
     browserTitle(
+      "a 3,000-step history is drawn from the database's buckets: the chart's points and its min–max band are the API's, a spike at one step included",
+    ),
+    async () => {
+      const { page } = browser;
+      const run = await createRun(s, { projectName: 'long-band' });
+      await advanceTo(s, run.id, 'TRAINING');
+      const steps = 3000;
+      for (let from = 0; from < steps; from += 1000)
+        await recordMetrics(
+          s,
+          run.id,
+          'train',
+          Array.from({ length: 1000 }, (_, i) => {
+            const step = from + i;
+            // One spike and one dip in the loss, one spike in the gradient norm: each inside a bucket of 6.
+            const trainingLoss = step === 1234 ? 50 : step === 2001 ? -5 : 1 / (1 + step);
+            return { step, trainingLoss, values: { 'loss/grad_norm': step === 777 ? 40 : 1 + Math.sin(step) / 2 } };
+          }),
+        );
+      type Named = Array<{ name: string; value: number | null }>;
+      const api: {
+        run: {
+          metricHistory: Array<{
+            step: number;
+            trainingLoss: number | null;
+            bucket: { firstStep: number; lastStep: number; count: number; min: Named; max: Named };
+          }>;
+        };
+      } = await s.gql(
+        `query($id: ID!) { run(id: $id) { metricHistory(maxPoints: 500) { step trainingLoss bucket { firstStep lastStep count min { name value } max { name value } } } } }`,
+        { id: run.id },
+      );
+      const buckets = api.run.metricHistory;
+      expect(buckets).toHaveLength(500);
+      expect(buckets.every((b) => b.bucket.count === 6)).toBe(true);
+      const of = (xs: Named, name: string) => xs.find((x) => x.name === name)!.value!;
+      // The extremes of the API's buckets, as [the point's step, value]: what the band must reach.
+      const extreme = (side: 'min' | 'max', name: string) =>
+        buckets.reduce<[number, number] | null>((best, b) => {
+          const v = of(b.bucket[side], name);
+          return !best || (side === 'max' ? v > best[1] : v < best[1]) ? [b.step, v] : best;
+        }, null);
+      const containing = (step: number) =>
+        buckets.find((b) => b.bucket.firstStep <= step && step <= b.bucket.lastStep)!.step;
+      expect(extreme('max', 'trainingLoss')).toEqual([containing(1234), 50]);
+      expect(extreme('min', 'trainingLoss')).toEqual([containing(2001), -5]);
+      expect(extreme('max', 'values.loss/grad_norm')).toEqual([containing(777), 40]);
+
+      await page.goto(`${s.url}/runs/${run.id}`, { waitUntil: 'load' });
+      const loss = page.getByRole('img', { name: 'training loss', exact: true });
+      await expect.poll(async () => Number(await loss.getAttribute('data-points')), { timeout: 15_000 }).toBe(500);
+      expect(await seriesOf(page, 'training loss')).toEqual({
+        train: { points: 500, last: [steps - 1, buckets[499].trainingLoss] },
+      });
+      expect(JSON.parse((await loss.getAttribute('data-band'))!)).toEqual({
+        points: 500,
+        lowest: extreme('min', 'trainingLoss'),
+        highest: extreme('max', 'trainingLoss'),
+      });
+      const gradNorm = page.getByRole('img', { name: 'gradient norm', exact: true });
+      await expect.poll(async () => Number(await gradNorm.getAttribute('data-points')), { timeout: 15_000 }).toBe(500);
+      expect(JSON.parse((await gradNorm.getAttribute('data-band'))!)).toEqual({
+        points: 500,
+        lowest: extreme('min', 'values.loss/grad_norm'),
+        highest: extreme('max', 'values.loss/grad_norm'),
+      });
+      expect(await page.locator('.note').innerText()).toContain('several steps');
+    },
+    60_000,
+  );
+
+  it.skipIf(unavailable !== null)(
+    browserTitle(
       'a tool-calling trajectory recorded through recordTrajectoryGroups shows its calls (name, arguments) and their results, linked; long conversations collapse; additional histories open; split and reward filters narrow the list',
     ),
     async () => {

@@ -223,10 +223,11 @@ function bucketSuite(server: () => TestServer) {
         return {
           step,
           trainingLoss: step % 7 === 0 ? null : Math.cos(step / 13),
-          // a value some points lack, one every point has
+          // a value some points lack, one every point has, one only early steps have (most buckets lack it)
           values: [
             ...(step % 3 === 0 ? [{ name: 'loss/grad_norm', value: (step % 17) - 8 }] : []),
             { name: 'time/step_s', value: step / 10 },
+            ...(step < 150 ? [{ name: 'a/early', value: -step }] : []),
           ],
         };
       });
@@ -248,7 +249,8 @@ function bucketSuite(server: () => TestServer) {
           .filter((x) => ['trainingLoss', 'avgReward'].includes(x.name) || x.name.startsWith('values.'))
           .map((x) => [x.name, x.value ?? null]),
       );
-    for (const maxPoints of [1, 100, 617]) {
+    // 1 bucket, uneven buckets, buckets of 2 (the last one short), and maxPoints at and above the count.
+    for (const maxPoints of [1, 100, 617, 1233, steps, steps + 1]) {
       const h = (await s.gql(MetricHistory, { id: run.id, maxPoints })).run!.metricHistory;
       const expected = downsample(full.map(series), maxPoints);
       expect(h.map((p) => [p.bucket.firstStep, p.bucket.lastStep, p.bucket.count, p.step])).toEqual(
@@ -261,6 +263,35 @@ function bucketSuite(server: () => TestServer) {
     // names: only those values, in the buckets and on the points.
     const only = (await s.gql(SplitHistory, { id: run.id, names: ['time/step_s'] })).run!.metricHistory;
     expect(new Set(only.flatMap((p) => p.values.map((v) => v.name)))).toEqual(new Set(['time/step_s']));
+    // names with maxPoints: the database's buckets of only those names (one of them unknown), exact.
+    const names = ['time/step_s', 'a/early', 'no/such'];
+    const picked: {
+      run: {
+        metricHistory: Array<{
+          step: number;
+          values: Array<{ name: string; value: number }>;
+          bucket: {
+            firstStep: number;
+            lastStep: number;
+            count: number;
+            min: Array<{ name: string; value: number | null }>;
+            max: Array<{ name: string; value: number | null }>;
+          };
+        }>;
+      };
+    } = await s.gql(
+      `query($id: ID!, $names: [String!]) { run(id: $id) { metricHistory(maxPoints: 50, names: $names) { step values { name value } bucket { firstStep lastStep count min { name value } max { name value } } } } }`,
+      { id: run.id, names },
+    );
+    const kept = full.map((p) => ({ ...p, values: p.values.filter((v) => names.includes(v.name)) }));
+    const expected = downsample(kept.map(series), 50);
+    const h = picked.run.metricHistory;
+    expect(h.map((p) => [p.bucket.firstStep, p.bucket.lastStep, p.bucket.count, p.step])).toEqual(
+      expected.map((b) => [b.firstStep, b.lastStep, b.count, b.last.step]),
+    );
+    expect(h.map((p) => sorted(p.bucket.min))).toEqual(expected.map((b) => b.min));
+    expect(h.map((p) => sorted(p.bucket.max))).toEqual(expected.map((b) => b.max));
+    expect(h.map((p) => p.values)).toEqual(expected.map((b) => kept.find((f) => f.step === b.last.step)!.values));
   }, 60_000);
 }
 

@@ -3,13 +3,14 @@
 // Atelier's own MetricsRepo.count and .bucketed, run in the benchmark process on the same database,
 // without HTTP, GraphQL or the service — on SQLite and on PostgreSQL, request by request in turn.
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
 import pg from 'pg';
 
 import { openDatabase, type Database } from '../../src/db/data-source';
 import { MetricsRepo } from '../../src/metrics/metrics.repo';
-import { MAX_POINTS } from '../../web/src/queries';
+import { MAX_POINTS, POINT } from '../../web/src/queries';
 import { createRun, graphqlClient, type GraphQLClient } from '../lib/http';
 import { fmt, median, now, pairedRatio, spread } from '../lib/stats';
 import type { Figure, RatioCheck, Scenario } from '../lib/types';
@@ -22,8 +23,6 @@ const WARMUP = 5;
 /** Atelier's metricHistory request / the bucketing statements alone. */
 const TARGET = 3;
 
-const POINT =
-  'split step epoch avgReward minReward maxReward rewardStd trainingLoss values { name value } bucket { count min { name value } max { name value } }';
 const HISTORY = `query($id: ID!, $maxPoints: Int!) { run(id: $id) { metricHistory(maxPoints: $maxPoints) { ${POINT} } } }`;
 const RECORD_METRICS = `mutation($runId: ID!, $points: [MetricPointInput!]!) { recordMetrics(runId: $runId, points: $points) { __typename ... on Error { message } } }`;
 const TRANSITION = `mutation($runId: ID!, $to: TrainingStatus!) { transitionRun(runId: $runId, to: $to) { __typename ... on Error { message } } }`;
@@ -73,7 +72,22 @@ export async function measureHistory(
   db: Database,
   log: (m: string) => void,
 ): Promise<Measured> {
-  const run = await runWithHistory(client);
+  return timeHistory(label, client, db, await runWithHistory(client), log);
+}
+
+/**
+ * Times metricHistory(maxPoints: MAX_POINTS) of an existing run (the run page's point selection) over
+ * HTTP against Atelier's own count and bucketing statements on `db`, taking turns request by request.
+ * The dashboard scenario times its run page's history with it.
+ */
+export async function timeHistory(
+  label: string,
+  client: GraphQLClient,
+  db: Database,
+  run: { id: string; databaseId: number },
+  log: (m: string) => void,
+  rounds = ROUNDS,
+): Promise<Measured> {
   const repo = new MetricsRepo(db.reader, db.kind);
   const body = JSON.stringify({ query: HISTORY, variables: { id: run.id, maxPoints: MAX_POINTS } });
   const answer = await client.post(body);
@@ -87,7 +101,7 @@ export async function measureHistory(
   };
   const atelier: number[] = [];
   const sql: number[] = [];
-  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+  for (let round = 0; round < WARMUP + rounds; round++) {
     const order = round % 2 ? ['sql', 'atelier'] : ['atelier', 'sql'];
     for (const side of order) {
       const t0 = now();
@@ -192,7 +206,7 @@ export const scenario: Scenario = {
     const figures: Figure[] = [];
     const checks: RatioCheck[] = [];
     const notes: string[] = [
-      `A TRACKED run with ${STEPS.toLocaleString('en-US')} train points (loss and two named values, grad_norm and train/reward), recorded through recordMetrics. Atelier answers the run page's point selection (web/src/queries.ts POINT: every series with its bucket's count, min and max) over HTTP from its own process, compiled as \`npm start\` runs it; the SQL side is the statements Atelier's service issues for it (a count, then the buckets: core columns, named values, the last points' values), run through Atelier's own MetricsRepo on a connection of the benchmark process, so its time is the database's plus the rows' mapping, without HTTP, GraphQL, the service or the answer. ${ROUNDS} rounds after ${WARMUP} of warm-up, the two taking turns request by request; the ratio is the median of per-round ratios.`,
+      `A TRACKED run with ${STEPS.toLocaleString('en-US')} train points (loss and two named values, grad_norm and train/reward), recorded through recordMetrics. Atelier answers the run page's point selection (web/src/queries.ts POINT: every series with its bucket's count, min and max) over HTTP from its own process, compiled as \`npm start\` runs it; the SQL side is the statements Atelier's service issues for it (a count, then the two bucketing statements: the points' buckets with their core columns' min and max and their last point, then the named values' min, max and last value per bucket), run through Atelier's own MetricsRepo on a connection of the benchmark process, so its time is the database's plus the rows' mapping, without HTTP, GraphQL, the service or the answer. ${ROUNDS} rounds after ${WARMUP} of warm-up, the two taking turns request by request; the ratio is the median of per-round ratios.`,
     ];
     for (const r of results) {
       const one = historyResult(r);
@@ -200,6 +214,9 @@ export const scenario: Scenario = {
       checks.push(one.check);
       if (one.miss) notes.push(one.miss);
     }
+    notes.push(
+      `The machine's load average was ${fmt(loadavg()[0], 1)} (1 min) at the end of the run, on 2 cores shared with other work: the absolute times move with it, the ratios much less.`,
+    );
     if (!base)
       notes.push(
         'PostgreSQL was not measured: set ATELIER_BENCH_POSTGRES_URL (or ATELIER_TEST_POSTGRES_URL) to run its half.',

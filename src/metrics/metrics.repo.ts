@@ -68,8 +68,9 @@ export class MetricsRepo {
     const where = [`v.run_id IN (${p.list(runIds)})`, `v.split = ${p.add(split)}`];
     if (names) where.push(`v.name IN (${p.list(names)})`);
     if (steps) where.push(`v.step IN (${p.list(steps)})`);
+    // By name: a point's values come in name order whichever door read them (bucketed() does the same).
     const values = await this.values.all(
-      `SELECT ${this.values.columns('v')} FROM ${this.values.table} v WHERE ${where.join(' AND ')}`,
+      `SELECT ${this.values.columns('v')} FROM ${this.values.table} v WHERE ${where.join(' AND ')} ORDER BY v.name, v.step`,
       p.values,
     );
     for (const v of values) {
@@ -101,22 +102,44 @@ export class MetricsRepo {
   /**
    * A split's history in buckets of `size` consecutive points, bucketed by the database: a point's
    * bucket is its position by step divided by `size`, each bucket reports the min and max of every
-   * series and its last point. Three statements whatever the history's length: the core columns, the
-   * named values, and the last points' values (the same buckets domain/downsample.ts makes in memory).
+   * series and its last point (the same buckets domain/downsample.ts makes in memory). Two statements
+   * whatever the history's length: the points' buckets (boundaries, core columns, last point), then the
+   * named values' min, max and last, looked up by name and step range from those boundaries.
+   *
+   * Both statements walk the indexes bucket by bucket in a fixed order (SQLite's CROSS JOIN,
+   * PostgreSQL's LATERAL), so the plan does not depend on table statistics: on PostgreSQL tables not
+   * yet analyzed (autovacuum off or behind), a plain join was planned as a nested loop that compared
+   * every bucket with every point (0.3–1.5 s for 10,000 steps instead of ~15 ms).
    */
   async bucketed(runId: number, split: string, names: readonly string[] | null, size: number): Promise<SqlBucket[]> {
     // The size is a literal (a whole number computed here): a bound number would divide as REAL on SQLite.
     const per = Math.max(1, Math.floor(size));
-    const numbered = (p: SqlParams) =>
-      `SELECT m.*, (ROW_NUMBER() OVER (ORDER BY m.step) - 1) / ${per} AS b FROM ${this.points.table} m WHERE m.run_id = ${p.add(runId)} AND m.split = ${p.add(split)}`;
+    const pg = this.kind === 'postgres';
+    const t = this.points.table;
     const p = new SqlParams(this.kind);
-    const aggregates = CORE_COLUMNS.map(([, c]) => `MIN(p.${c}) AS "min_${c}", MAX(p.${c}) AS "max_${c}"`).join(', ');
+    const of = (alias: string) => `${alias}.run_id = ${p.add(runId)} AND ${alias}.split = ${p.add(split)}`;
+    // Boundaries from the (run_id, split, step) index alone: numbering only the steps is what keeps the
+    // window cheap (SQLite copies every windowed row, so numbering whole points cost 3× more).
+    const bounds = `SELECT s.i / ${per} AS bucket, MIN(s.step) AS lo, MAX(s.step) AS hi, COUNT(1) AS n
+        FROM (SELECT m.step AS step, ROW_NUMBER() OVER (ORDER BY m.step) - 1 AS i FROM ${t} m WHERE ${of('m')}) s
+       GROUP BY s.i / ${per}`;
+    const aggregates = CORE_COLUMNS.map(([, c]) => `MIN(m.${c}) AS "min_${c}", MAX(m.${c}) AS "max_${c}"`).join(', ');
     const rows: Array<Record<string, unknown>> = await this.ds.query(
-      `WITH p AS MATERIALIZED (${numbered(p)})
-       SELECT a.*, ${this.points.columns('l')}
-         FROM (SELECT p.b AS bucket, MIN(p.step) AS first_step, MAX(p.step) AS last_step, COUNT(1) AS n, ${aggregates} FROM p GROUP BY p.b) a
-         JOIN ${this.points.table} l ON l.run_id = ${p.add(runId)} AND l.split = ${p.add(split)} AND l.step = a.last_step
-        ORDER BY a.bucket`,
+      pg
+        ? // LIMIT 1 keeps the last point's subquery a subquery (a flattened one is a plain join again).
+          `SELECT b.bucket AS bucket, b.lo AS first_step, b.hi AS last_step, b.n AS n, a.*, l.*
+             FROM (${bounds}) b
+            CROSS JOIN LATERAL (SELECT ${aggregates} FROM ${t} m WHERE ${of('m')} AND m.step >= b.lo AND m.step <= b.hi) a
+            CROSS JOIN LATERAL (SELECT ${this.points.columns('l')} FROM ${t} l WHERE ${of('l')} AND l.step = b.hi LIMIT 1) l
+            ORDER BY b.bucket`
+        : `SELECT a.*, ${this.points.columns('l')}
+             FROM (SELECT b.bucket AS bucket, b.lo AS first_step, b.hi AS last_step, b.n AS n, ${aggregates}
+                     FROM (${bounds}) b CROSS JOIN ${t} m
+                    WHERE ${of('m')} AND m.step >= b.lo AND m.step <= b.hi
+                    GROUP BY b.bucket) a
+            CROSS JOIN ${t} l
+            WHERE ${of('l')} AND l.step = a.last_step
+            ORDER BY a.bucket`,
       p.values,
     );
     const buckets: SqlBucket[] = rows.map((r) => {
@@ -141,45 +164,40 @@ export class MetricsRepo {
     });
     if (buckets.length === 0 || (names && names.length === 0)) return buckets;
 
-    // The named values' buckets without joining them to the numbered points (a join the planners got
-    // wrong: SQLite scanned the whole CTE per value; PostgreSQL, on tables not yet analyzed, did the
-    // same): the points' steps and the values in one ordered stream, where a step's dense rank is its
-    // point's position (every value belongs to a point of its step).
+    // The named values: per name, per bucket, an index range of (run_id, split, name, step) between the
+    // bucket's first and last steps (every value belongs to a point of its step, so a bucket's values
+    // are those of its steps). The boundaries come back in as one parameter, not as a re-numbering.
     const q = new SqlParams(this.kind);
-    const pointSteps = `SELECT m.step AS step, NULL AS name, NULL AS value FROM ${this.points.table} m WHERE m.run_id = ${q.add(runId)} AND m.split = ${q.add(split)}`;
-    const nameFilter = names ? ` AND v.name IN (${q.list(names)})` : '';
-    const namedValues = `SELECT v.step AS step, v.name AS name, v.value AS value FROM ${this.values.table} v WHERE v.run_id = ${q.add(runId)} AND v.split = ${q.add(split)}${nameFilter}`;
-    const valueRows: Array<{ b: number | string; name: string; lo: number | string; hi: number | string }> =
-      await this.ds.query(
-        `SELECT u.b AS b, u.name AS name, MIN(u.value) AS lo, MAX(u.value) AS hi
-           FROM (SELECT (DENSE_RANK() OVER (ORDER BY s.step) - 1) / ${per} AS b, s.name AS name, s.value AS value
-                   FROM (${pointSteps} UNION ALL ${namedValues}) s) u
-          WHERE u.name IS NOT NULL
-          GROUP BY u.b, u.name
-          ORDER BY u.name`,
-        q.values,
-      );
+    const ofV = () => `v.run_id = ${q.add(runId)} AND v.split = ${q.add(split)}`;
+    const valueRows: Array<{ b: number | string; name: string; lo: number; hi: number; last: number | null }> = pg
+      ? await this.ds.query(
+          `SELECT (b.o - 1)::int AS b, n.name AS name, x.lo AS lo, x.hi AS hi, x.last AS last
+               FROM ${names ? `unnest(${q.add(names)}::text[]) AS n(name)` : `(SELECT DISTINCT v.name AS name FROM ${this.values.table} v WHERE ${ofV()}) n`}
+              CROSS JOIN unnest(${q.add(buckets.map((b) => b.firstStep))}::int[], ${q.add(buckets.map((b) => b.lastStep))}::int[]) WITH ORDINALITY AS b(first_step, last_step, o)
+              CROSS JOIN LATERAL (SELECT MIN(v.value) AS lo, MAX(v.value) AS hi, MAX(v.value) FILTER (WHERE v.step = b.last_step) AS last
+                                    FROM ${this.values.table} v
+                                   WHERE ${ofV()} AND v.name = n.name AND v.step >= b.first_step AND v.step <= b.last_step) x
+              WHERE x.lo IS NOT NULL
+              ORDER BY n.name, b.o`,
+          q.values,
+        )
+      : await this.ds.query(
+          `SELECT b.bucket AS b, n.name AS name, MIN(v.value) AS lo, MAX(v.value) AS hi, MAX(v.value) FILTER (WHERE v.step = b.last_step) AS last
+               FROM ${names ? `(SELECT j.value AS name FROM json_each(${q.add(JSON.stringify(names))}) j)` : `(SELECT DISTINCT v.name AS name FROM ${this.values.table} v WHERE ${ofV()})`} n
+              CROSS JOIN (SELECT CAST(j.key AS INTEGER) AS bucket, json_extract(j.value, '$[0]') AS first_step, json_extract(j.value, '$[1]') AS last_step
+                            FROM json_each(${q.add(JSON.stringify(buckets.map((b) => [b.firstStep, b.lastStep])))}) j) b
+              CROSS JOIN ${this.values.table} v
+              WHERE ${ofV()} AND v.name = n.name AND v.step >= b.first_step AND v.step <= b.last_step
+              GROUP BY n.name, b.bucket
+              ORDER BY n.name, b.bucket`,
+          q.values,
+        );
     for (const v of valueRows) {
       const bucket = buckets[Number(v.b)];
       if (!bucket) continue;
       bucket.min[`values.${v.name}`] = Number(v.lo);
       bucket.max[`values.${v.name}`] = Number(v.hi);
-    }
-    const lastSteps = buckets.map((b) => b.lastStep);
-    const byStep = new Map(buckets.map((b) => [b.lastStep, b]));
-    for (let i = 0; i < lastSteps.length; i += 500) {
-      const r = new SqlParams(this.kind);
-      const cond = [
-        `v.run_id = ${r.add(runId)}`,
-        `v.split = ${r.add(split)}`,
-        `v.step IN (${r.list(lastSteps.slice(i, i + 500))})`,
-      ];
-      if (names) cond.push(`v.name IN (${r.list(names)})`);
-      for (const v of await this.values.all(
-        `SELECT ${this.values.columns('v')} FROM ${this.values.table} v WHERE ${cond.join(' AND ')} ORDER BY v.name`,
-        r.values,
-      ))
-        byStep.get(v.step)!.last.values[v.name] = v.value;
+      if (v.last !== null && v.last !== undefined) bucket.last.values[v.name] = Number(v.last);
     }
     return buckets;
   }

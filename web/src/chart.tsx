@@ -1,7 +1,8 @@
 // A uPlot time-series chart as a Preact component. The chart element carries an accessible name
-// (aria-label) and exposes how many points it draws (data-points) and, when given, what each series
-// holds (data-series: JSON), so people using assistive technology, tools and tests can find it and
-// follow it. uPlot draws on a canvas and keeps 10k points fast.
+// (aria-label) and exposes how many points it draws (data-points), when given, what each series
+// holds (data-series: JSON), and with a band, the band's extremes (data-band: JSON), so people using
+// assistive technology, tools and tests can find it and follow it. uPlot draws on a canvas and keeps
+// 10k points fast.
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 
@@ -35,6 +36,23 @@ export interface ChartProps {
 const STEP_INCREMENTS = [
   1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000, 20_000, 50_000, 100_000,
 ];
+/** What a band draws: how many steps have both edges, and its lowest and highest [step, value]. */
+function bandSummary(data: (number | null)[][], band: NonNullable<ChartProps['band']>) {
+  const [steps, upper, lower] = [data[0] ?? [], data[band.upper + 1] ?? [], data[band.lower + 1] ?? []];
+  let points = 0;
+  let lowest: [number, number] | null = null;
+  let highest: [number, number] | null = null;
+  steps.forEach((step, i) => {
+    const hi = upper[i];
+    const lo = lower[i];
+    if (step == null || hi == null || lo == null) return;
+    points++;
+    if (!highest || hi > highest[1]) highest = [step, hi];
+    if (!lowest || lo < lowest[1]) lowest = [step, lo];
+  });
+  return { points, lowest, highest };
+}
+
 const ns = (x: number | null | undefined) => (x == null ? '–' : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 
 export function Chart({
@@ -120,6 +138,7 @@ export function Chart({
         aria-label={label}
         data-points={points}
         data-series={summary === undefined ? undefined : JSON.stringify(summary)}
+        data-band={band ? JSON.stringify(bandSummary(data, band)) : undefined}
       />
       {points === 0 && <p class="chart-empty">No points yet</p>}
     </figure>

@@ -101,7 +101,8 @@ export interface MetricPoint {
   values: NamedValue[];
   bucket: { count: number; min: NamedValue[]; max: NamedValue[] };
 }
-const POINT =
+/** A history point as the run page asks for it (the bench times this selection too). */
+export const POINT =
   'split step epoch avgReward minReward maxReward rewardStd trainingLoss values { name value } bucket { count min { name value } max { name value } }';
 
 export interface StatusTransition {
