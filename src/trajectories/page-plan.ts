@@ -22,7 +22,7 @@ import type { Plugin } from 'graphql-yoga';
 import { chargeAnswer } from '../graphql/answer-budget';
 import { encodeGlobalId } from '../graphql/global-id';
 import { RawJson, stringifyWithRawJson } from '../graphql/raw-json';
-import type { Trajectory, TrajectoryMessage } from './trajectory.model';
+import { storedMessagesText, type Trajectory, type TrajectoryMessage } from './trajectory.model';
 
 /** Thrown by a writer on a value graphql-js would not serialize as it stands: the operation runs unplanned. */
 class Unplannable extends Error {}
@@ -138,6 +138,28 @@ const list =
     };
   };
 
+/** A JSON string as JSON.stringify writes it when it needs no escape: no quote, backslash, control character or lone surrogate. */
+const PLAIN = String.raw`"(?:[^"\\\u0000-\u001f\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*"`;
+const PLAIN_MESSAGES = new RegExp(
+  String.raw`^\[\{"role":${PLAIN},"content":${PLAIN}\}(?:,\{"role":${PLAIN},"content":${PLAIN}\})*\]$`,
+);
+/** Per message, what `{"role":"","content":""}` and the comma after it add to its two strings. */
+const MESSAGE_FRAME = '{"role":"","content":""},'.length;
+
+/**
+ * The characters of role and content (what response-size counts) in stored messages text that is
+ * exactly a list of {role, content} as JSON.stringify writes it with nothing to escape; null otherwise.
+ * Its strings then decode to themselves, so the text is what serializing the parsed list gives.
+ */
+function roleContentChars(text: string): number | null {
+  if (text === '[]') return 0;
+  if (!PLAIN_MESSAGES.test(text)) return null;
+  let count = 0;
+  for (let at = text.indexOf('{"role":"'); at !== -1; at = text.indexOf('{"role":"', at + 9)) count++;
+  // The brackets, and one comma fewer than messages.
+  return text.length - 2 + 1 - count * MESSAGE_FRAME;
+}
+
 const MESSAGE = object<TrajectoryMessage>('TrajectoryMessage', {
   role: string((m) => m.role),
   content: string((m) => m.content),
@@ -168,7 +190,22 @@ const NODE_FIELDS: Record<string, FieldPlan<Trajectory>> = {
     })(set);
     return write && ((t, tally) => write(t.taskInput, tally));
   },
-  messages: list((t) => t.messages, MESSAGE),
+  messages: (set) => {
+    const write = list((t: Trajectory) => t.messages, MESSAGE)(set);
+    if (!write) return null;
+    // `messages { role content }` is what Atelier stores for seed-shaped rows: the stored text
+    // itself, when it is that list exactly and has no character JSON.stringify would write otherwise.
+    const roleContent = set?.selections.map((f) => (f.kind === Kind.FIELD && !f.alias ? f.name.value : '')).join();
+    if (roleContent !== 'role,content') return write;
+    return (t, tally) => {
+      const text = storedMessagesText(t);
+      if (text === undefined) return write(t, tally);
+      const chars = roleContentChars(text);
+      if (chars === null) return write(t, tally);
+      tally.bytes += chars;
+      return text;
+    };
+  },
 };
 
 const EDGE = object<PlannedEdge>('TrajectoryEdge', {
