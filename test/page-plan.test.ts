@@ -112,6 +112,26 @@ describe('planned trajectories page', () => {
       expect(JSON.parse(planned.text).data.trajectories).toBeTruthy();
     });
 
+  it('gives the same data over SSE and graphql-ws (their serializers parse the written edges back)', async () => {
+    // Without U+2028/U+2029: the SSE helper reads an event's data line with a regex, which ends lines there.
+    const plain = (await createRun(s)).id;
+    const texts = TRICKY.filter((t) => !/[\u2028\u2029]/.test(t));
+    await recordTrajectories(
+      s,
+      plain,
+      texts.map((text, i) => trajectory(i, i / 3, { messages: [{ role: 'user', content: text }], metadata: { text } })),
+    );
+    const q = both('EDGES totalCount', `cursor node { ${NODE} }`);
+    for (const transport of TRANSPORTS) {
+      const planned = await via(transport, s.url, q.planned, { runId: plain });
+      expect(errorCode(planned), transport).toBeNull();
+      expect(planned.result, transport).toEqual((await via(transport, s.url, q.unplanned, { runId: plain })).result);
+      expect((planned.result?.data as { trajectories: { edges: unknown[] } }).trajectories.edges).toHaveLength(
+        texts.length,
+      );
+    }
+  });
+
   it('reads the unicode and escapes back as recorded', async () => {
     const { text } = await post(s.url, both('EDGES', `node { ${NODE} }`).planned, { runId });
     const edges = JSON.parse(text).data.trajectories.edges as Array<{

@@ -374,10 +374,12 @@ function withEdges(result: ExecutionResult, run: Running, context: unknown): Exe
 export function usePagePlans(): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
-      const plan = planFor(args.document, args.operationName);
-      const context = args.contextValue;
-      if (!plan || typeof context !== 'object' || context === null) return;
+      if (!planFor(args.document, args.operationName)) return;
       setExecuteFn(async (a) => {
+        // Planned from the arguments execution gets (a plugin before this one may have changed them).
+        const plan = planFor(a.document, a.operationName);
+        const context = a.contextValue;
+        if (!plan || typeof context !== 'object' || context === null) return executeFn(a);
         const run: Running = { plan, pages: new Map(), unplanned: false };
         running.set(context, run);
         try {
