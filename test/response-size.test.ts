@@ -87,7 +87,7 @@ describe('a refused answer on SQLite', () => {
     expect(statements.length).toBeGreaterThan(0);
     expect(statements.filter(readsRows)).toEqual([]);
     // The pages are weighed one at a time: the first is over the budget, so the others are not weighed either.
-    expect(statements.filter((sql) => /json_each/.test(sql))).toHaveLength(1);
+    expect(statements.filter((sql) => /json_tree/.test(sql))).toHaveLength(1);
   });
 
   it('still reads what fits, and pages that do not select the contents', async () => {

@@ -162,7 +162,7 @@ export const scenario: Scenario = {
       ];
       if (ownRatio > 3) {
         notes.push(
-          `**Why the target is missed:** the raw statement costs ${fmt(median(m.rawDeep), 3)} ms and Atelier's own work on the page ${fmt(median(ownWork), 3)} ms: one such statement, then turning 50 rows into objects, executing the selection (19 fields a row with its 3 messages, about ${PAGE * 19} in all) and serializing an answer of ${fmt(answerBytes / 1024, 1)} KB, which the statement alone does not do.`,
+          `**Why the target is missed:** the raw statement costs ${fmt(median(m.rawDeep), 3)} ms and Atelier's own work on the page ${fmt(median(ownWork), 3)} ms. The page's edges are written straight to JSON from a plan cached per document (src/trajectories/page-plan.ts: no graphql-js field execution for its ${PAGE} rows, seed-shaped messages passed through as stored), so what remains beside the statement is: a second statement of about the same cost that sums the page's message content before it is read (the answer size limit, so an oversized page is refused without reading it), the rows turned into trajectories (taskInput and metadata parsed, dates), the rest of the operation through yoga and graphql-js (pageInfo, the connection), and an answer of ${fmt(answerBytes / 1024, 1)} KB encoded and written to the socket, which the statement in the benchmark's own process does not do; garbage collection of the ${fmt(answerBytes / 1024, 0)} KB of strings each page makes is about a tenth of the server's time (CPU profile: \`BENCH_CPU_PROF=/tmp/prof npm run bench -- deep-page\`).`,
         );
       }
       return {

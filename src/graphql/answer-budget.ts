@@ -4,17 +4,31 @@
 import type { GraphQLError } from 'graphql';
 
 type Reserve = (bytes: number) => GraphQLError | null;
+/** Counts bytes an answer holds that no resolver counted (a part serialized ahead, graphql/raw-json.ts). */
+type Charge = (bytes: number) => void;
 
 const budgets = new WeakMap<object, Reserve>();
+const charges = new WeakMap<object, Charge>();
 
 /** Registers an operation's budget, by its context value. */
-export function setAnswerBudget(context: object, reserve: Reserve): void {
+export function setAnswerBudget(context: object, reserve: Reserve, charge?: Charge): void {
   budgets.set(context, reserve);
+  if (charge) charges.set(context, charge);
 }
 
 export function clearAnswerBudget(context: object): void {
   budgets.delete(context);
+  charges.delete(context);
   queues.delete(context);
+}
+
+/**
+ * Counts what a part of the answer built without resolvers holds, as the resolvers of its fields
+ * would have counted it; past the budget the whole answer becomes the limit's error, as it does
+ * when a resolver passes it.
+ */
+export function chargeAnswer(context: unknown, bytes: number): void {
+  if (typeof context === 'object' && context !== null) charges.get(context)?.(bytes);
 }
 
 /** Measurements of one operation, one after another: each sees what the ones before reserved. */

@@ -109,7 +109,14 @@ export function useResponseSizeLimit(maxResponseBytes: number): Plugin {
       if (typeof context !== 'object' || context === null) return;
       const budget: Budget = { used: 0, reserved: 0, max: maxResponseBytes, exceeded: false };
       budgets.set(context, budget);
-      setAnswerBudget(context, (bytes) => reserve(budget, bytes));
+      setAnswerBudget(
+        context,
+        (bytes) => reserve(budget, bytes),
+        (bytes) => {
+          budget.used += bytes;
+          if (budget.used > budget.max) budget.exceeded = true;
+        },
+      );
       return {
         onExecuteDone({ result, setResult }) {
           budgets.delete(context);

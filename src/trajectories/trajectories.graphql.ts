@@ -17,6 +17,7 @@ import { shareSubscribers } from '../graphql/shared-subscription';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { trackingGuard } from '../runs/write-guard';
+import { keepPage, pageReadBefore, plannedFieldNodes } from './page-plan';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
 import { artOfSeedRow, messagesFromJson, type Trajectory, type TrajectoryMessage } from './trajectory.model';
@@ -205,7 +206,8 @@ async function resolveTrajectories(runId: number, args: TrajectoryArgs, ctx: Con
   };
   const window = pageWindow(args, shape);
   // A page over MAX_RESPONSE_BYTES is refused before its rows leave the database (SQLite reads block everyone).
-  if (selectsPath(info, CONTENT)) {
+  // Planned (page-plan.ts), the field runs without its edges: the reservation reads them as written.
+  if (selectsPath({ fieldNodes: plannedFieldNodes(ctx, info), fragments: info.fragments }, CONTENT)) {
     const refused = await reserveMeasured(ctx, () =>
       ctx.services.trajectories.pageContentChars(runId, filter, { field, desc }, window),
     );
@@ -253,9 +255,13 @@ builder.queryField('trajectories', (t) =>
         orderBy: t.arg({ type: TrajectoryOrderInput }),
       },
       resolve: async (_root, args, ctx, info) => {
+        const before = pageReadBefore<Awaited<ReturnType<typeof resolveTrajectories>>>(ctx, info);
+        if (before) return before;
         // An unknown run is NotFound, as everywhere else, not an empty connection.
         const run = await ctx.services.runs.get(args.runId.id, ctx.loaders.runById);
-        return resolveTrajectories(run.id, args, ctx, info);
+        const connection = await resolveTrajectories(run.id, args, ctx, info);
+        keepPage(ctx, info, connection);
+        return connection;
       },
     },
     TrajectoryConnection,

@@ -89,7 +89,9 @@ export class TrajectoriesRepo {
         { rows: this.rows, alias: 't', where: this.where(runId, filter) },
         { ...SORT_EXPR[order.field], idExpr: 't.id', desc: order.desc },
         window,
-        `(SELECT COALESCE(SUM(LENGTH(json_extract(m.value, '$.content'))), 0) FROM json_each(t.messages) m)`,
+        // One walk of each row's JSON (json_tree), the string `content` of each message (its parent is
+        // `$[n]`): less CPU than json_each with json_extract, which parses every message again.
+        `(SELECT COALESCE(SUM(LENGTH(j.atom)), 0) FROM json_tree(t.messages) j WHERE j.key = 'content' AND j.type = 'text' AND j.path GLOB '$[[][0-9]*[]]' AND NOT j.path GLOB '$[[]*[^0-9]*[]]')`,
       );
     } catch {
       return 0; // messages that are not a JSON array: the answer counts them as it resolves

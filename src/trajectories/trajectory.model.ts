@@ -73,13 +73,29 @@ export function messagesFromJson(text: string): TrajectoryMessage[] {
   });
 }
 
+/** The `messages` column text of trajectories read from rows, until their messages are replaced. */
+const storedMessages = new WeakMap<Trajectory, string>();
+
+/** The stored `messages` text this trajectory was read with, for writers that pass it through (page-plan.ts). */
+export function storedMessagesText(t: Trajectory): string | undefined {
+  return storedMessages.get(t);
+}
+
 export function trajectoryFromRow(row: TrajectoryRow): Trajectory {
-  return {
+  let messages: TrajectoryMessage[] | undefined;
+  const t: Trajectory = {
     id: row.id,
     uuid: row.uuid,
     runId: row.runId,
     taskInput: taskInputFromJson(row.taskInput),
-    messages: messagesFromJson(row.messages),
+    // Parsed when first read: a page written from the stored text (page-plan.ts) never parses it.
+    get messages() {
+      return (messages ??= messagesFromJson(row.messages));
+    },
+    set messages(value) {
+      messages = value;
+      storedMessages.delete(t);
+    },
     reward: row.reward,
     metadata: parseJsonObject(row.metadata),
     createdAt: parseDate(row.createdAt),
@@ -87,6 +103,8 @@ export function trajectoryFromRow(row: TrajectoryRow): Trajectory {
     groupId: row.groupId ?? null,
     choice: row.choice,
   };
+  storedMessages.set(t, row.messages);
+  return t;
 }
 
 /**

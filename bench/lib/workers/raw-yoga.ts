@@ -99,6 +99,8 @@ const typeDefs = /* GraphQL */ `
     tags: [String!]!
     group: String
     summary(names: [String!]): [RunSummary!]!
+    stalled: Boolean!
+    stalledSince: String
   }
   type TrainingMetrics {
     totalTrajectories: Int!
@@ -173,6 +175,13 @@ let db: BetterSqlite3.Database | null = null;
 let server: ReturnType<typeof createServer> | null = null;
 let yoga: ReturnType<typeof createYoga> | null = null;
 
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
+
+function stall(r: RunRow, since: string | null): { stalled: boolean; stalledSince: string | null } {
+  const stalled = r.mode === 'tracked' && !FINAL.has(r.status) && since !== null;
+  return { stalled, stalledSince: stalled ? iso(since!) : null };
+}
+
 serveWorker({
   async start(p: { databasePath: string }) {
     db = new BetterSqlite3(p.databasePath, { readonly: true });
@@ -181,7 +190,10 @@ serveWorker({
     );
     const count = db.prepare('SELECT COUNT(1) AS n FROM training_runs');
     // The page's tags and summaries, one statement each, prepared once per page size.
-    const byCount = new Map<number, { tags: BetterSqlite3.Statement; summaries: BetterSqlite3.Statement }>();
+    const byCount = new Map<
+      number,
+      { tags: BetterSqlite3.Statement; summaries: BetterSqlite3.Statement; activity: BetterSqlite3.Statement }
+    >();
     const labelsOf = (ids: number[]) => {
       let st = byCount.get(ids.length);
       if (!st) {
@@ -191,6 +203,8 @@ serveWorker({
           summaries: db!.prepare(
             `SELECT run_id, split, name, last, min, max, step FROM run_summaries WHERE run_id IN (${list}) ORDER BY run_id, name`,
           ),
+          // Since when each run is stalled (run_activity), as Atelier's activity loader reads it.
+          activity: db!.prepare(`SELECT run_id, stalled_since FROM run_activity WHERE run_id IN (${list})`),
         };
         byCount.set(ids.length, st);
       }
@@ -198,7 +212,10 @@ serveWorker({
       for (const t of st.tags.all(...ids) as Array<{ run_id: number; tag: string }>) tags.get(t.run_id)!.push(t.tag);
       const summaries = new Map<number, SummaryRow[]>(ids.map((id) => [id, []]));
       for (const m of st.summaries.all(...ids) as SummaryRow[]) summaries.get(m.run_id)!.push(m);
-      return { tags, summaries };
+      const stalledSince = new Map<number, string | null>();
+      for (const a of st.activity.all(...ids) as Array<{ run_id: number; stalled_since: string | null }>)
+        stalledSince.set(a.run_id, a.stalled_since);
+      return { tags, summaries, stalledSince };
     };
     yoga = createYoga({
       schema: createSchema({
@@ -241,6 +258,8 @@ serveWorker({
                   name: r.name ?? r.trained_model_name,
                   tags: labels.tags.get(r.id),
                   group: r.group_name,
+                  // A TRACKED run not finished with a stalledSince is stalled (src/runs/run-stall.graphql.ts).
+                  ...stall(r, labels.stalledSince.get(r.id) ?? null),
                   summary: (args: { names?: string[] | null }) => {
                     const all = labels.summaries.get(r.id)!;
                     return args.names ? all.filter((m) => args.names!.includes(m.name)) : all;
