@@ -262,6 +262,38 @@ function searchSuite(title: string, server: () => Server) {
       expect(await names(s, 'NOT metrics.val/reward > 0 AND project = ranking')).toEqual(['delta']);
     });
 
+    it('combines several tag and metric conditions with the others in any order, counts included', async () => {
+      // Several tag/metric sets in one AND are compiled as one INTERSECT, moved before the other
+      // terms (run-query-sql.ts): the answers, the totals and the parameters' order must not change.
+      // gamma's val/reward is 0.1 by now (the summary test above).
+      const s = server();
+      const found = async (query: string) => {
+        const res = await s.request(Search, { query, first: 100 });
+        if (res.errors?.length) throw new Error(JSON.stringify(res.errors));
+        const list = res.data!.runs.edges.map((e) => e.node.name).sort();
+        expect(res.data!.runs.totalCount, query).toBe(list.length);
+        return list;
+      };
+      expect(
+        await found('tag = baseline AND config.optimizer = adamw AND tag = lora AND metrics.val/reward > 0.5'),
+      ).toEqual(['beta']);
+      expect(
+        await found(
+          'config.batch = 16 AND tag IN (lora, baseline) AND project = support AND metrics.val/reward != 0.7 AND tag ~ ASE',
+        ),
+      ).toEqual(['beta', 'epsilon']);
+      expect(
+        await found('tag != lora AND metrics.val/reward < 0.8 AND tag = baseline AND config.learning_rate < 1e-4'),
+      ).toEqual(['alpha']);
+      expect(
+        await found('(tag = baseline AND metrics.val/reward > 0.6) OR (tag = lora AND metrics.val/reward < 0.2)'),
+      ).toEqual(['alpha', 'beta', 'epsilon', 'gamma']);
+      expect(
+        await found('NOT (tag = baseline AND metrics.val/reward > 0.6) AND project IN (support, ranking)'),
+      ).toEqual(['delta', 'gamma']);
+      expect(await found('first tag = baseline metrics.val/reward > 0.6 tag = nothing-has-this')).toEqual([]);
+    });
+
     it('refuses what it does not know with the position and what was expected, changing nothing', async () => {
       const s = server();
       const cases: Array<[string, string, RegExp]> = [

@@ -4,6 +4,11 @@
 // tag, run_summaries by name and last value); config keys read the JSON text (json_extract on
 // SQLite, jsonb operators on PostgreSQL), comparing numbers as numbers and text as text. A
 // comparison, `!=` included, matches only runs that have the field.
+//
+// Within an AND, the tag and metric sets are compiled first and as ONE `r.id IN (a INTERSECT b)`:
+// the indexes alone then narrow the runs before any training_runs row is read (otherwise SQLite
+// drives from one set and reads a row for each of its ids just to test the next set), and the
+// row-reading conditions (config JSON, free text) are only evaluated on what is left.
 import type { DbKind } from '../db/data-source';
 import type { SqlParams } from '../db/rows';
 import type { Field, Op, QueryNode, Value } from '../domain/run-query';
@@ -38,6 +43,16 @@ const SQL_OP: Record<Exclude<Op, 'in' | '~'>, string> = {
   '<=': '<=',
 };
 
+type CompareNode = Extract<QueryNode, { kind: 'compare' }>;
+
+/** A comparison that is exactly "the run's id is in this set of tag or metric rows" (not `tag !=`). */
+function idSetOf(node: QueryNode): CompareNode | null {
+  if (node.kind !== 'compare') return null;
+  if (node.field.kind === 'metric') return node;
+  if (node.field.kind === 'tag' && node.op !== '!=') return node;
+  return null;
+}
+
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -55,9 +70,20 @@ export class RunQueryCompiler {
 
   compile(node: QueryNode): string {
     switch (node.kind) {
-      case 'and':
+      case 'and': {
+        // AND is commutative (NULLs included), so the id sets may go first; the SQL text is built in
+        // the order its parameters are added, which keeps positional `?` parameters in step.
+        const sets = node.items.filter((n) => idSetOf(n));
+        const rest = node.items.filter((n) => !idSetOf(n));
+        const parts =
+          sets.length > 1
+            ? [`r.id IN (${sets.map((n) => this.idSet(idSetOf(n)!)).join(' INTERSECT ')})`]
+            : sets.map((n) => this.compile(n));
+        parts.push(...rest.map((n) => this.compile(n)));
+        return `(${parts.join(' AND ')})`;
+      }
       case 'or':
-        return `(${node.items.map((n) => this.compile(n)).join(node.kind === 'and' ? ' AND ' : ' OR ')})`;
+        return `(${node.items.map((n) => this.compile(n)).join(' OR ')})`;
       case 'not':
         // NULL (an unknown field) counts as not matching, so NOT of it matches.
         return `(CASE WHEN ${this.compile(node.item)} THEN 1 ELSE 0 END) = 0`;
@@ -70,26 +96,32 @@ export class RunQueryCompiler {
     }
   }
 
-  private compare(field: Field, op: Op, values: Value[]): string {
+  /** The ids of the runs a tag or metric comparison matches (`!=` on a tag: those having that tag). */
+  private idSet(node: CompareNode): string {
+    const { field, op, values } = node;
     const p = this.p;
+    if (field.kind === 'tag') {
+      const cond =
+        op === '~'
+          ? this.like('t.tag', String(values[0].value))
+          : op === 'in'
+            ? `t.tag IN (${p.list(values.map((v) => String(v.value)))})`
+            : `t.tag = ${p.add(String(values[0].value))}`;
+      return `SELECT t.run_id FROM run_tags t WHERE ${cond}`;
+    }
+    const name = p.add((field as { name: string }).name);
+    const cond =
+      op === 'in'
+        ? `s.last IN (${p.list(values.map((v) => v.value))})`
+        : `s.last ${SQL_OP[op as keyof typeof SQL_OP]} ${p.add(values[0].value)}`;
+    return `SELECT s.run_id FROM run_summaries s WHERE s.name = ${name} AND ${cond}`;
+  }
+
+  private compare(field: Field, op: Op, values: Value[]): string {
     switch (field.kind) {
-      case 'tag': {
-        const cond =
-          op === '~'
-            ? this.like('t.tag', String(values[0].value))
-            : op === 'in'
-              ? `t.tag IN (${p.list(values.map((v) => String(v.value)))})`
-              : `t.tag = ${p.add(String(values[0].value))}`;
-        return `r.id ${op === '!=' ? 'NOT IN' : 'IN'} (SELECT t.run_id FROM run_tags t WHERE ${cond})`;
-      }
-      case 'metric': {
-        const name = p.add(field.name);
-        const cond =
-          op === 'in'
-            ? `s.last IN (${p.list(values.map((v) => v.value))})`
-            : `s.last ${SQL_OP[op as keyof typeof SQL_OP]} ${p.add(values[0].value)}`;
-        return `r.id IN (SELECT s.run_id FROM run_summaries s WHERE s.name = ${name} AND ${cond})`;
-      }
+      case 'tag':
+      case 'metric':
+        return `r.id ${field.kind === 'tag' && op === '!=' ? 'NOT IN' : 'IN'} (${this.idSet({ kind: 'compare', field, op, values })})`;
       case 'config':
         return this.config(field.path, op, values);
       default:

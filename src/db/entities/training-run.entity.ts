@@ -83,5 +83,30 @@ export const TrainingRunEntity = new EntitySchema<TrainingRunRow>({
     { name: 'IDX_training_runs_mode_status', columns: ['mode', 'status', 'id'] },
     { name: 'IDX_training_runs_backend_status', columns: ['backend', 'status', 'id'] },
     { name: 'IDX_training_runs_group', columns: ['groupName', 'createdAt'] },
+    // SQLite only, made by migration 1796094000000-run-search-index (why there); the schema builder
+    // leaves it alone on both databases.
+    {
+      name: 'IDX_training_runs_search',
+      columns: [
+        'status',
+        'createdAt',
+        'projectName',
+        'groupName',
+        'modelName',
+        'mode',
+        'learningRate',
+        'numExamples',
+        'rolloutsPerGroup',
+        'numEpochs',
+        'maxSteps',
+        'avgReward',
+        'name',
+        'trainedModelName',
+        'notes',
+        'taskDescription',
+        'config',
+      ],
+      synchronize: false,
+    },
   ],
 });
