@@ -97,6 +97,9 @@ function contentType(req: IncomingMessage): string {
     .toLowerCase();
 }
 
+/** How much of trajectories.jsonl is written at once (UTF-16 units, about bytes for ART's JSON). */
+const CHUNK_CHARS = 64 * 1024;
+
 /** Waits for the socket to take more, or for it to close (then the stream stops). */
 function drained(res: ServerResponse): Promise<boolean> {
   return new Promise((resolve) => {
@@ -298,11 +301,18 @@ export function createArtRoutes(deps: ArtRoutesDeps) {
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
     });
+    // Lines go out in chunks of about CHUNK_CHARS: a write (and a syscall, and a TCP segment) a
+    // line made a million-line run take minutes; a chunk keeps memory as bounded as a line did.
+    let chunk = '';
     for await (const row of artFolders.rows(run.id, { split, step })) {
       if (res.destroyed) return;
-      if (!res.write(`${JSON.stringify(exportArt(row))}\n`) && !(await drained(res))) return;
+      chunk += `${JSON.stringify(exportArt(row))}\n`;
+      if (chunk.length < CHUNK_CHARS) continue;
+      const full = !res.write(chunk);
+      chunk = '';
+      if (full && !(await drained(res))) return;
     }
-    res.end();
+    res.end(chunk);
   }
 
   /** Whether the request is one of these routes; if so it is (being) answered. */
