@@ -50,6 +50,7 @@ const API_INDEXES: Record<string, Array<{ name: string; columns: string[]; uniqu
     { name: 'IDX_trajectories_run_step', columns: ['run_id', 'step', 'id'], unique: false },
     { name: 'IDX_trajectories_run_split_step', columns: ['run_id', 'split', 'step', 'id'], unique: false },
     { name: 'IDX_trajectories_group', columns: ['group_id', 'id'], unique: false },
+    { name: 'IDX_trajectories_run_id', columns: ['run_id', 'id'], unique: false },
   ],
   trajectory_groups: [
     {

@@ -168,6 +168,14 @@ export class ArtFoldersService {
     };
   }
 
+  /**
+   * Runs fn's imports (importFile, one after another) in one transaction, each file still all or
+   * nothing (a SAVEPOINT each): a batch request commits once, not once per file.
+   */
+  inOneTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.db.writes.batch(fn);
+  }
+
   /** Imports one file of a planned run, all or nothing; what it took is remembered for the next plan. */
   async importFile(
     run: TrainingRun,

@@ -51,5 +51,6 @@ export const TrajectoryEntity = new EntitySchema<TrajectoryRow>({
     { name: 'IDX_trajectories_run_step', columns: ['runId', 'step', 'id'] },
     { name: 'IDX_trajectories_run_split_step', columns: ['runId', 'split', 'step', 'id'] },
     { name: 'IDX_trajectories_group', columns: ['groupId', 'id'] },
+    { name: 'IDX_trajectories_run_id', columns: ['runId', 'id'] },
   ],
 });

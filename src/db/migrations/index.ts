@@ -11,6 +11,7 @@ import { ArtImports1796072000000 } from './1796072000000-art-imports';
 import { RunIdentity1796075000000 } from './1796075000000-run-identity';
 import { RunActivity1796080000000 } from './1796080000000-run-activity';
 import { Evaluations1796085000000 } from './1796085000000-evaluations';
+import { TrajectoriesRunId1796090000000 } from './1796090000000-trajectories-run-id';
 import { RunSearchIndex1796094000000 } from './1796094000000-run-search-index';
 
 /** Every migration, oldest first. */
@@ -28,5 +29,6 @@ export const migrations = [
   RunIdentity1796075000000,
   RunActivity1796080000000,
   Evaluations1796085000000,
+  TrajectoriesRunId1796090000000,
   RunSearchIndex1796094000000,
 ];
