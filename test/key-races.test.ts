@@ -97,8 +97,17 @@ describe.skipIf(!postgresUrl)(postgresSuiteTitle('key management races on Postgr
 async function migratesDuplicates(config: DatabaseConfig) {
   const db = await openDatabase(config);
   try {
-    const q = () => db.writer.createQueryRunner();
-    for (let n = 0; (await q().getTable('api_keys'))!.indices.some((i) => i.name === 'UQ_api_keys_active_name'); n++) {
+    // One query runner per look, released: an unreleased runner holds a pooled PostgreSQL connection, and
+    // with a migration per look the pool ran dry once enough migrations followed the active-name one.
+    const hasActiveNameIndex = async () => {
+      const runner = db.writer.createQueryRunner();
+      try {
+        return (await runner.getTable('api_keys'))!.indices.some((i) => i.name === 'UQ_api_keys_active_name');
+      } finally {
+        await runner.release();
+      }
+    };
+    for (let n = 0; await hasActiveNameIndex(); n++) {
       if (n > migrations.length) throw new Error('the active-name index never went away');
       await db.writer.undoLastMigration({ transaction: 'each' });
     }
