@@ -88,14 +88,18 @@ async function pagesWhenStopped(): Promise<number> {
   return last;
 }
 
-/** GET the run's JSONL, the response handed over paused after its first chunk. */
-function getPaused(query = ''): Promise<{ res: IncomingMessage; first: Buffer }> {
+/**
+ * GET the run's JSONL, the response handed over paused after its first chunk, with the shortest
+ * whole line of that chunk (what maxPagesInFlight counts pages in).
+ */
+function getPaused(query = ''): Promise<{ res: IncomingMessage; first: Buffer; lineBytes: number }> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.url}/runs/${runId}/trajectories.jsonl${query}`, (res) => {
       expect(res.statusCode).toBe(200);
       res.once('data', (chunk: Buffer) => {
         res.pause();
-        resolve({ res, first: chunk });
+        const lines = chunk.toString('utf8').split('\n').slice(0, -1);
+        resolve({ res, first: chunk, lineBytes: Math.min(...lines.map((l) => l.length + 1)) });
       });
       res.once('error', reject);
     });
@@ -118,14 +122,7 @@ function checkLine(line: string, i: number): void {
 describe('trajectories.jsonl of a 200,000-trajectory run', () => {
   it('reads a bounded number of pages while the client does not read, then the rest when it does', async () => {
     const before = pageReads();
-    const { res, first } = await getPaused();
-    const lineBytes = Math.min(
-      ...first
-        .toString('utf8')
-        .split('\n')
-        .slice(0, -1)
-        .map((l) => l.length + 1),
-    );
+    const { res, first, lineBytes } = await getPaused();
     const paused = (await pagesWhenStopped()) - before;
     expect(paused).toBeGreaterThan(0);
     expect(paused).toBeLessThanOrEqual(maxPagesInFlight(lineBytes));
@@ -150,14 +147,7 @@ describe('trajectories.jsonl of a 200,000-trajectory run', () => {
 
   it('a client that goes away after some lines stops the reads, and the server keeps serving', async () => {
     const before = pageReads();
-    const { res, first } = await getPaused();
-    const lineBytes = Math.min(
-      ...first
-        .toString('utf8')
-        .split('\n')
-        .slice(0, -1)
-        .map((l) => l.length + 1),
-    );
+    const { res, first, lineBytes } = await getPaused();
     // Take 3,000 lines (six pages), then hang up.
     await new Promise<void>((resolve) => {
       let lines = first.toString('utf8').split('\n').length - 1;
