@@ -48,18 +48,10 @@ const leaf =
   (set) =>
     set ? null : write;
 
-const string = <S>(get: (s: S) => unknown) =>
+const string = <S>(get: (s: S) => unknown, nullable = false) =>
   leaf<S>((s, tally) => {
     const v = get(s);
-    if (typeof v !== 'string') throw new Unplannable();
-    tally.bytes += v.length;
-    return JSON.stringify(v);
-  });
-
-const nullableString = <S>(get: (s: S) => unknown) =>
-  leaf<S>((s, tally) => {
-    const v = get(s);
-    if (v == null) return 'null';
+    if (v == null && nullable) return 'null';
     if (typeof v !== 'string') throw new Unplannable();
     tally.bytes += v.length;
     return JSON.stringify(v);
@@ -163,8 +155,8 @@ function roleContentChars(text: string): number | null {
 const MESSAGE = object<TrajectoryMessage>('TrajectoryMessage', {
   role: string((m) => m.role),
   content: string((m) => m.content),
-  toolCallId: nullableString((m) => m.toolCallId ?? null),
-  name: nullableString((m) => m.name ?? null),
+  toolCallId: string((m) => m.toolCallId, true),
+  name: string((m) => m.name, true),
   trainable: boolean((m) => m.trainable === true),
 });
 
