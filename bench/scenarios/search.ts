@@ -185,7 +185,7 @@ export const scenario: Scenario = {
           `Data: ${RUNS.toLocaleString('en-US')} runs in Atelier's layout (bench/lib/datasets.ts), each with a name, a learning rate of 5e-6…5e-5, a config JSON (optimizer, batch), a tag \`baseline\` on every 10th and \`lora\` on every 7th, and a \`val/reward\` summary; no ANALYZE, as in production.`,
           `Sequential requests on one kept-alive connection, ${ROUNDS} rounds of ${REQUESTS} per query, Atelier and the SQL taking turns request by request. The SQL side runs exactly the statements Atelier's RunsRepo issued for that filter (captured from its reader), prepared once, without HTTP, GraphQL or objects; Atelier also resolves the names, tags and summary of the 20 runs (two batched reads).`,
           ...missNote,
-          'Tags and metrics compile to `r.id IN (SELECT … FROM run_tags | run_summaries …)` over IDX_run_tags_tag and IDX_run_summaries_name_last; the page reads IDX_training_runs_created in order and stops after 21 matches; totalCount is one COUNT over the same condition.',
+          'Tags and metrics compile to `r.id IN (SELECT … FROM run_tags | run_summaries …)` over IDX_run_tags_tag and IDX_run_summaries_name_last, several of them in one AND as one `r.id IN (a INTERSECT b)` ahead of the conditions that read rows; the page reads IDX_training_runs_created in order and stops after 21 matches; totalCount is one COUNT over the same condition, which on SQLite reads the covering IDX_training_runs_search instead of whole rows.',
         ],
       };
     } finally {
