@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 
 import { historyKey, historyLine, mergeRows, naiveLocalIso, parseHistory } from '../art-format/history';
-import { artFileOf, EXPECTED_LAYOUT, stepName } from '../art-format/layout';
+import { artFileOf, EXPECTED_LAYOUT, stepName, type ArtFile } from '../art-format/layout';
 import { readModelJson, writeModelJson } from '../art-format/model-json';
 import { readTrajectoryFile, writeParquetGroups, type GroupToWrite } from '../art-format/trajectory-files';
 import type { CheckpointsService } from '../checkpoints/checkpoints.service';
@@ -23,7 +23,11 @@ import { updateRun } from '../runs/runs.repo';
 import type { RunsService } from '../runs/runs.service';
 import { lockGuarded, trackingGuard } from '../runs/write-guard';
 import { derivedUuid } from '../trajectories/art-rows';
-import { MAX_TRAJECTORIES_PER_CALL, type TrajectoriesService } from '../trajectories/trajectories.service';
+import {
+  MAX_TRAJECTORIES_PER_CALL,
+  type PreparedGroups,
+  type TrajectoriesService,
+} from '../trajectories/trajectories.service';
 import { saveFileState, type ArtFoldersRepo, type ExportRow } from './art-folders.repo';
 
 export interface PlanFile {
@@ -51,6 +55,15 @@ export interface FileImport {
   /** history.jsonl: bytes of complete lines taken so far; the rest waits for its newline. */
   consumed: number;
   pending: boolean;
+}
+
+/** A file of a planned run read and checked (decodeFile), ready for writeFile. */
+export interface DecodedFile {
+  file: PlanFile & { from: number };
+  art: ArtFile;
+  bytes: Uint8Array;
+  /** A trajectory file's groups, checked and built into rows. */
+  groups?: PreparedGroups;
 }
 
 export const MAX_PLAN_FILES = 100_000;
@@ -183,11 +196,39 @@ export class ArtFoldersService {
     bytes: Uint8Array,
     scope: ProjectScope,
   ): Promise<FileImport> {
-    const TRACKING_API = trackingGuard(scope);
+    return this.writeFile(run, await this.decodeFile(run, file, bytes), scope);
+  }
+
+  /**
+   * A file read and checked, nothing written: the CPU work of an import (Parquet, zstd, ART's rules,
+   * the rows), done outside the write lock. Bad content fails here, naming the file.
+   */
+  async decodeFile(run: TrainingRun, file: PlanFile & { from: number }, bytes: Uint8Array): Promise<DecodedFile> {
     const art = artFileOf(file.path);
     if (!art)
       throw ValidationError.of('path', 'layout', `${file.path} is not a file ART writes: expected ${EXPECTED_LAYOUT}`);
     if (run.mode !== 'tracked') throw ValidationError.of('run', 'mode', 'ART folders import into TRACKED runs only');
+    if (art.kind !== 'trajectories') return { file, art, bytes };
+    const groups = await readTrajectoryFile(bytes, art.format, file.path);
+    const total = groups.reduce((n, g) => n + g.trajectories.length, 0);
+    if (total > MAX_TRAJECTORIES_PER_CALL)
+      throw ValidationError.of(
+        file.path,
+        'max',
+        `holds ${total} trajectories; one step's file may hold at most ${MAX_TRAJECTORIES_PER_CALL}`,
+      );
+    return {
+      file,
+      art,
+      bytes,
+      groups: this.trajectories.prepareGroups(art.step, art.split, groups, { runUuid: run.uuid }),
+    };
+  }
+
+  /** Writes a decoded file, all or nothing; what it took is remembered for the next plan. */
+  async writeFile(run: TrainingRun, decoded: DecodedFile, scope: ProjectScope): Promise<FileImport> {
+    const TRACKING_API = trackingGuard(scope);
+    const { file, art, bytes } = decoded;
     let stored = 0;
     let consumed = file.size;
     let pending = false;
@@ -216,16 +257,8 @@ export class ArtFoldersService {
         tail = old?.tail ?? null;
       }
     } else if (art.kind === 'trajectories') {
-      const groups = await readTrajectoryFile(bytes, art.format, file.path);
-      const total = groups.reduce((n, g) => n + g.trajectories.length, 0);
-      if (total > MAX_TRAJECTORIES_PER_CALL)
-        throw ValidationError.of(
-          file.path,
-          'max',
-          `holds ${total} trajectories; one step's file may hold at most ${MAX_TRAJECTORIES_PER_CALL}`,
-        );
       // The file's import state (and ART's current step as the run's) in the same transaction as its groups.
-      const result = await this.trajectories.recordGroups(run.id, art.step, art.split, groups, {
+      const result = await this.trajectories.recordGroups(run.id, art.step, art.split, decoded.groups!, {
         guard: TRACKING_API,
         replace: true,
         alsoWrite: (em, row) => this.saveImported(em, row, file, art.step, file.size, null),

@@ -15,7 +15,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { parse as parseYaml } from 'yaml';
 
 import { ValidationError } from '../errors';
-import { zstdCompress, zstdReady } from './zstd';
+import { zstdCompress, zstdDecompress, zstdReady } from './zstd';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -90,8 +90,13 @@ export async function readParquetGroups(bytes: Uint8Array, file: string): Promis
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   let rows: Record<string, unknown>[];
   try {
-    parquetMetadata(buffer);
-    rows = (await parquetReadObjects({ file: buffer, compressors })) as Record<string, unknown>[];
+    await zstdReady();
+    const metadata = parquetMetadata(buffer);
+    rows = (await parquetReadObjects({
+      file: buffer,
+      metadata,
+      compressors: { ...compressors, ZSTD: (input, length) => zstdDecompress(input, length, compressors.ZSTD!) },
+    })) as Record<string, unknown>[];
   } catch (err) {
     throw ValidationError.of(
       file,

@@ -53,6 +53,9 @@ const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
 /** SQLite's own default, restored if the checkpoint thread fails. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 
+/** The writer connection's page cache, KiB (SQLite's default is 2 MiB). */
+const WRITER_CACHE_KIB = 32 * 1024;
+
 function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter, timeoutMs = 5000): DataSourceOptions {
   return {
     logger: counter,
@@ -73,6 +76,10 @@ function sqliteOptions(path: string, readonly: boolean, counter?: QueryCounter, 
       db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
       db.pragma('synchronous = NORMAL');
       db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
+      // The writer's page cache holds a bulk transaction's dirty pages (an import request's thousands
+      // of rows and their index pages) without spilling them to the log before the commit; SQLite
+      // allocates it as pages are used, so an idle server does not hold it.
+      db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
     },
   } as DataSourceOptions;
 }

@@ -4,7 +4,13 @@
 // one function, with the scopes GraphQL uses (src/auth/scopes.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { exportArt, type ArtFoldersService, type PlanFile } from '../art-folders/art-folders.service';
+import {
+  exportArt,
+  type ArtFoldersService,
+  type DecodedFile,
+  type FileImport,
+  type PlanFile,
+} from '../art-folders/art-folders.service';
 import { decodeImportBatch, IMPORT_BATCH_TYPE } from '../art-format/import-batch';
 import type { ApiKeysService } from '../auth/api-keys.service';
 import type { Authenticate } from '../auth/authenticate';
@@ -98,11 +104,11 @@ function contentType(req: IncomingMessage): string {
 }
 
 /**
- * Files of a batch request imported in one transaction. Not the whole request: past about 500
- * trajectories (what recordTrajectories commits at once) the dirty pages outgrow SQLite's default
- * 2 MiB page cache and spill mid-transaction, which cost more in the import bench than the commits saved.
+ * How many trajectories of a batch request's files one transaction takes (each file still its own
+ * SAVEPOINT): a commit writes every index page its rows touched, so fewer, larger commits write less.
+ * Bounded so that other writers wait at most about this many rows' inserts for the lock.
  */
-const FILES_PER_TRANSACTION = 5;
+const TRAJECTORIES_PER_TRANSACTION = 5000;
 
 /** How much of trajectories.jsonl is written at once (UTF-16 units, about bytes for ART's JSON). */
 const CHUNK_CHARS = 64 * 1024;
@@ -255,21 +261,42 @@ export function createArtRoutes(deps: ArtRoutesDeps) {
       );
     const run = await runOf(url.searchParams.get('run') ?? '', viewer);
     const parts = decodeImportBatch(await readBody(req, max));
-    const results: unknown[] = [];
-    // A commit per FILES_PER_TRANSACTION files, not per file; a file that fails is undone alone (its
-    // SAVEPOINT), the others stay.
-    for (let i = 0; i < parts.length; i += FILES_PER_TRANSACTION)
+    const results: Array<FileImport | { path: string; status: number }> = new Array(parts.length);
+    const failed = (path: string, err: unknown) => {
+      const { status, body: error } = errorBody(err);
+      if (status === 500) deps.logger.error('ART import of a file failed', err);
+      return { path, status, ...(error as object) };
+    };
+    // Every file read and checked first, outside the write lock; a bad one fails alone.
+    const decoded: Array<DecodedFile | null> = [];
+    for (const [k, { bytes, ...p }] of parts.entries()) {
+      try {
+        decoded.push(await artFolders.decodeFile(run, p, bytes));
+      } catch (err) {
+        decoded.push(null);
+        results[k] = failed(p.path, err);
+      }
+    }
+    // Then the writes, up to TRAJECTORIES_PER_TRANSACTION to a commit; a file that fails is undone
+    // alone (its SAVEPOINT), the others stay.
+    for (let i = 0; i < decoded.length;) {
+      let j = i;
+      let rows = 0;
+      while (j < decoded.length && (j === i || rows + (decoded[j]?.groups?.total ?? 1) <= TRAJECTORIES_PER_TRANSACTION))
+        rows += decoded[j++]?.groups?.total ?? 1;
       await artFolders.inOneTransaction(async () => {
-        for (const { bytes, ...p } of parts.slice(i, i + FILES_PER_TRANSACTION)) {
+        for (let k = i; k < j; k++) {
+          const file = decoded[k];
+          if (!file) continue;
           try {
-            results.push(await artFolders.importFile(run, p, bytes, viewer.projects));
+            results[k] = await artFolders.writeFile(run, file, viewer.projects);
           } catch (err) {
-            const { status, body: error } = errorBody(err);
-            if (status === 500) deps.logger.error('ART import of a file failed', err);
-            results.push({ path: p.path, status, ...(error as object) });
+            results[k] = failed(file.file.path, err);
           }
         }
       });
+      i = j;
+    }
     send(res, 200, { results });
   }
 

@@ -17,12 +17,12 @@ import {
 import { parseJsonObject } from '../db/json';
 import type { Page, PageWindow, Positioned } from '../db/keyset';
 import { nowStored } from '../db/timestamps';
-import { checkArtGroups, type ArtGroupInput, type JsonObject } from '../domain/art-trajectory';
+import { checkArtGroups, type ArtGroupInput, type CheckedGroup, type JsonObject } from '../domain/art-trajectory';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { markActivity } from '../runs/run-activity';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
-import { artGroupRows, derivedUuid } from './art-rows';
+import { artGroupRows, derivedUuid, type ArtGroupRows } from './art-rows';
 import { refreshStepStats } from './step-stats';
 import {
   insertTrajectories,
@@ -89,6 +89,20 @@ export interface RecordGroupsInput extends ArtGroupInput {
 export interface RecordGroupsResult extends RecordTrajectoriesResult {
   /** How many stored trajectories of this (split, step) a replace removed. */
   replaced: number;
+}
+
+/** One log of groups checked (and, given the run, built into rows) before its transaction. */
+export interface PreparedGroups {
+  prepared: true;
+  step: number;
+  split: string;
+  checked: Array<CheckedGroup & { index: number }>;
+  built?: {
+    runUuid: string;
+    pendingReward?: (trajectory: JsonObject) => boolean;
+    rows: ArtGroupRows[];
+  };
+  total: number;
 }
 
 export const MAX_TRAJECTORIES_PER_CALL = 1000;
@@ -288,13 +302,17 @@ export class TrajectoriesService {
    * position); the same identity with other content is a ConflictError unless `replace` is set.
    * The (split, step)'s history point gets its reward statistics, as ART's history row does.
    */
-  async recordGroups(
-    runId: number,
+  /**
+   * The checks and rows of one log of groups: all the work that needs no lock, so a caller with many
+   * (an import request's files) does it before its transaction. With the run's uuid the rows are
+   * built too (their uuids derive from it).
+   */
+  prepareGroups(
     step: number,
     split: string,
     input: RecordGroupsInput[],
-    options: RecordGroupsOptions = {},
-  ): Promise<RecordGroupsResult> {
+    build?: { runUuid: string; pendingReward?: (trajectory: JsonObject) => boolean },
+  ): PreparedGroups {
     const total = input.reduce((n, g) => n + g.trajectories.length, 0);
     if (total > MAX_TRAJECTORIES_PER_CALL)
       throw ValidationError.of(
@@ -314,10 +332,29 @@ export class TrajectoriesService {
         );
       indexes.set(g.index, i);
     });
+    const built = build && {
+      runUuid: build.runUuid,
+      pendingReward: build.pendingReward,
+      rows: artGroupRows(build.runUuid, split, step, checked, build.pendingReward),
+    };
+    return { prepared: true, step, split, checked, built, total };
+  }
 
+  async recordGroups(
+    runId: number,
+    step: number,
+    split: string,
+    input: RecordGroupsInput[] | PreparedGroups,
+    options: RecordGroupsOptions = {},
+  ): Promise<RecordGroupsResult> {
+    const prepared = 'prepared' in input ? input : this.prepareGroups(step, split, input);
+    if (prepared.step !== step || prepared.split !== split)
+      throw new Error(`prepared groups of ${prepared.split} step ${prepared.step} recorded as ${split} step ${step}`);
+    const { checked } = prepared;
     return this.db.writes.run(async (tx) => {
       const run = await lockGuarded(tx.em, this.db.kind, runId, options.guard);
-      const built = artGroupRows(run.uuid, split, step, checked, options.pendingReward);
+      const reuse = prepared.built?.runUuid === run.uuid && prepared.built.pendingReward === options.pendingReward;
+      const built = reuse ? prepared.built!.rows : artGroupRows(run.uuid, split, step, checked, options.pendingReward);
       const groupRepo = tx.em.getRepository(TrajectoryGroupEntity);
       const storedGroups = await groupRepo.findBy({ runId, split, step });
       const storedByIndex = new Map(storedGroups.map((g) => [g.groupIndex, g]));
