@@ -79,6 +79,8 @@ export interface RecordGroupsOptions extends RecordOptions {
   pendingReward?: (trajectory: JsonObject) => boolean;
   /** More writes of the caller's (an import's file state), in the same transaction, after the groups' (a no-op retry included). */
   alsoWrite?: (em: EntityManager, run: TrainingRunRow) => Promise<void>;
+  /** The argument the groups came in, as error paths name it (`groups` by default; the bulk door's `groupsJson`). */
+  field?: string;
 }
 
 export interface RecordGroupsInput extends ArtGroupInput {
@@ -295,20 +297,21 @@ export class TrajectoriesService {
     input: RecordGroupsInput[],
     options: RecordGroupsOptions = {},
   ): Promise<RecordGroupsResult> {
+    const field = options.field ?? 'groups';
     const total = input.reduce((n, g) => n + g.trajectories.length, 0);
     if (total > MAX_TRAJECTORIES_PER_CALL)
       throw ValidationError.of(
-        'groups',
+        field,
         'max',
         `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call across all groups, got ${total}`,
       );
-    const checked = checkArtGroups(input).map((g, i) => ({ ...g, index: input[i].index ?? i }));
+    const checked = checkArtGroups(input, field).map((g, i) => ({ ...g, index: input[i].index ?? i }));
     const indexes = new Map<number, number>();
     checked.forEach((g, i) => {
       const first = indexes.get(g.index);
       if (first !== undefined)
         throw ValidationError.of(
-          `groups.${i}.index`,
+          `${field}.${i}.index`,
           'unique',
           `group index ${g.index} appears twice (also at ${first})`,
         );
@@ -337,11 +340,11 @@ export class TrajectoriesService {
       built.forEach((g, gi) => {
         const old = storedByIndex.get(g.groupIndex);
         if (!old) return;
-        if (old.art !== g.art) differences.push(`groups.${gi}`);
-        if ((countsByGroup.get(old.id) ?? 0) !== g.trajectories.length) differences.push(`groups.${gi}.trajectories`);
+        if (old.art !== g.art) differences.push(`${field}.${gi}`);
+        if ((countsByGroup.get(old.id) ?? 0) !== g.trajectories.length) differences.push(`${field}.${gi}.trajectories`);
         g.trajectories.forEach((t, ti) => {
           const row = storedByUuid.get(t.uuid);
-          if (row && storedArt.get(row.id) !== t.art) differences.push(`groups.${gi}.trajectories.${ti}`);
+          if (row && storedArt.get(row.id) !== t.art) differences.push(`${field}.${gi}.trajectories.${ti}`);
         });
       });
       const sameSet = storedGroups.length === built.length && built.every((g) => storedByIndex.has(g.groupIndex));
