@@ -188,9 +188,10 @@ export function isChoice(item: JsonObject): boolean {
 
 /** The input's keys in their order, then ART's missing fields with their defaults. */
 function complete(value: JsonObject, defaults: Array<[string, () => Json]>): JsonObject {
-  const out: JsonObject = { ...value };
-  for (const [key, make] of defaults) if (!(key in out)) out[key] = make();
-  return out;
+  // ART's own dumps have every field: those are kept as they are, not copied.
+  let out: JsonObject | undefined;
+  for (const [key, make] of defaults) if (!(key in value)) (out ??= { ...value })[key] = make();
+  return out ?? value;
 }
 
 function checkTrajectory(c: Checker, t: unknown, path: string): t is JsonObject {
