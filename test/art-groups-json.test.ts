@@ -203,6 +203,24 @@ function suite(options: () => ServerOptions) {
     },
   );
 
+  it('bounds nesting the same way through `groups`: 100,000 levels are a max_depth error, not a crash', async () => {
+    const run = await createRun(s);
+    // The body written by hand: JSON.stringify of the value itself would overflow this side's stack.
+    const query = `mutation($runId: ID!, $groups: [TrajectoryGroupInput!]) {
+      recordTrajectoryGroups(runId: $runId, step: 0, groups: $groups) { __typename ... on ValidationError { issues { field rule } } }
+    }`;
+    const body = `{"query": ${JSON.stringify(query)}, "variables": {"runId": ${JSON.stringify(run.id)}, "groups": [{"trajectories": [{"extra": ${deep(100_000)}}]}]}}`;
+    const res = await fetch(s.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const answer = (await res.json()) as {
+      data: { recordTrajectoryGroups: { __typename: string; issues: Array<{ field: string; rule: string }> } };
+    };
+    expect(answer.data.recordTrajectoryGroups).toEqual({
+      __typename: 'ValidationError',
+      issues: [{ field: 'groups.0.trajectories.0.extra' + '.0'.repeat(63), rule: 'max_depth' }],
+    });
+    expect(await stored(s, run.id)).toMatchObject({ count: 0, total: 0 });
+  });
+
   it('asks for exactly one of groups and groupsJson', async () => {
     const run = await createRun(s);
     const both = await s.gql(RecordTrajectoryGroupsJson, {
