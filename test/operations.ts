@@ -328,6 +328,32 @@ export const RecordTrajectoryGroups = graphql(`
   }
 `);
 
+export const RecordTrajectoryGroupsJson = graphql(`
+  mutation RecordTrajectoryGroupsJson(
+    $runId: ID!
+    $step: Int!
+    $split: String
+    $replace: Boolean
+    $groups: [TrajectoryGroupInput!]
+    $groupsJson: String
+  ) {
+    recordTrajectoryGroups(
+      runId: $runId
+      step: $step
+      split: $split
+      replace: $replace
+      groups: $groups
+      groupsJson: $groupsJson
+    ) {
+      __typename
+      ... on RecordTrajectoryGroupsPayload { recorded duplicates replaced uuids }
+      ... on ValidationError { message issues { field rule message } }
+      ... on ConflictError { message }
+      ... on RunModeError { message }
+    }
+  }
+`);
+
 export const ArtTrajectories = graphql(`
   query ArtTrajectories($id: ID!, $split: String, $first: Int) {
     run(id: $id) {

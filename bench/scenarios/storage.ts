@@ -32,8 +32,9 @@ const BATCH = 500;
 const CALLS_PER_ROUND = 6;
 const ROUNDS = 5;
 
-const RECORD_GROUPS = `mutation($runId: ID!, $step: Int!, $groups: [TrajectoryGroupInput!]!) {
-  recordTrajectoryGroups(runId: $runId, step: $step, groups: $groups) { __typename ... on RecordTrajectoryGroupsPayload { recorded } ... on Error { message } }
+/** The bulk door as bulk clients use it: the groups as one JSON text (`groupsJson`), no per-value coercion. */
+const RECORD_GROUPS = `mutation($runId: ID!, $step: Int!, $groupsJson: String!) {
+  recordTrajectoryGroups(runId: $runId, step: $step, groupsJson: $groupsJson) { __typename ... on RecordTrajectoryGroupsPayload { recorded } ... on Error { message } }
 }`;
 const RECORD = `mutation($runId: ID!, $trajectories: [TrajectoryInput!]!) {
   recordTrajectories(runId: $runId, trajectories: $trajectories) { __typename ... on RecordTrajectoriesPayload { recorded } ... on Error { message } }
@@ -167,7 +168,10 @@ export const scenario: Scenario = {
               metrics: {},
               logs: [],
             });
-          return JSON.stringify({ query: RECORD_GROUPS, variables: { runId: bulkRun.id, step, groups } });
+          return JSON.stringify({
+            query: RECORD_GROUPS,
+            variables: { runId: bulkRun.id, step, groupsJson: JSON.stringify(groups) },
+          });
         });
         const rawBulk = bulkSteps.map((_, c) =>
           bulk.slice((CALLS_PER_ROUND + c) * BATCH, (CALLS_PER_ROUND + c + 1) * BATCH).map((t) => ({

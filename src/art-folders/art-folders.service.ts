@@ -221,7 +221,7 @@ export class ArtFoldersService {
       file,
       art,
       bytes,
-      groups: this.trajectories.prepareGroups(art.step, art.split, groups, { runUuid: run.uuid }),
+      groups: this.trajectories.prepareGroups(art.step, art.split, groups, { build: { runUuid: run.uuid } }),
     };
   }
 

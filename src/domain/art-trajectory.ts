@@ -30,6 +30,9 @@ const GROUP_DEFAULTS: Array<[string, () => Json]> = [
   ['logs', () => []],
 ];
 
+/** How deep a trajectory's (or a group's) JSON may nest: ART's own deepest (logprobs) is 9 levels. */
+export const MAX_ART_DEPTH = 64;
+
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 
 class Checker {
@@ -137,15 +140,44 @@ class Checker {
       this.string(tool.function.name, `${p}.function.name`);
     });
   }
+  /**
+   * No NUL in any string or key, and at most MAX_ART_DEPTH levels of lists and objects: one
+   * iterative walk (hostile nesting cannot overflow the stack), paths spelled only for what fails.
+   */
   noNul(v: unknown, path: string): void {
+    type Node = { v: unknown; key: string | number; parent: Node | null; depth: number };
+    const where = (n: Node, key?: string | number) => {
+      const parts: Array<string | number> = key === undefined ? [] : [key];
+      for (let x: Node | null = n; x; x = x.parent) parts.push(x.key);
+      return parts.reverse().join('.');
+    };
     if (typeof v === 'string') {
       if (v.includes('\u0000')) this.fail(path, 'no_nul', 'must not contain the NUL character (U+0000)');
-    } else if (Array.isArray(v)) v.forEach((x, i) => this.noNul(x, `${path}.${i}`));
-    else if (this.isObject(v))
-      for (const [k, x] of Object.entries(v)) {
-        if (k.includes('\u0000')) this.fail(path, 'no_nul', 'keys must not contain the NUL character (U+0000)');
-        this.noNul(x, `${path}.${k}`);
+      return;
+    }
+    if (typeof v !== 'object' || v === null) return;
+    const stack: Node[] = [{ v, key: path, parent: null, depth: 1 }];
+    while (stack.length) {
+      const node = stack.pop()!;
+      if (node.depth > MAX_ART_DEPTH) {
+        this.fail(where(node), 'max_depth', `must be nested at most ${MAX_ART_DEPTH} levels deep`);
+        return;
       }
+      const visit = (x: unknown, key: string | number) => {
+        if (typeof x === 'string') {
+          if (x.includes('\u0000'))
+            this.fail(where(node, key), 'no_nul', 'must not contain the NUL character (U+0000)');
+        } else if (typeof x === 'object' && x !== null) stack.push({ v: x, key, parent: node, depth: node.depth + 1 });
+      };
+      const o = node.v;
+      if (Array.isArray(o)) for (let i = 0; i < o.length; i++) visit(o[i], i);
+      else
+        for (const k in o as JsonObject) {
+          if (k.includes('\u0000'))
+            this.fail(where(node), 'no_nul', 'keys must not contain the NUL character (U+0000)');
+          visit((o as JsonObject)[k], k);
+        }
+    }
   }
 }
 
@@ -156,9 +188,10 @@ export function isChoice(item: JsonObject): boolean {
 
 /** The input's keys in their order, then ART's missing fields with their defaults. */
 function complete(value: JsonObject, defaults: Array<[string, () => Json]>): JsonObject {
-  const out: JsonObject = { ...value };
-  for (const [key, make] of defaults) if (!(key in out)) out[key] = make();
-  return out;
+  // ART's own dumps have every field: those are kept as they are, not copied.
+  let out: JsonObject | undefined;
+  for (const [key, make] of defaults) if (!(key in value)) (out ??= { ...value })[key] = make();
+  return out ?? value;
 }
 
 function checkTrajectory(c: Checker, t: unknown, path: string): t is JsonObject {

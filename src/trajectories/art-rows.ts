@@ -1,7 +1,7 @@
 // Rows of ART groups: each trajectory's identity (a UUID derived from its run, split, step, group
 // index and position, so a retried log maps onto the rows it made), its seed-readable view (task
 // input and messages the seed's from_row parses), and its ART JSON as stored.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 import { firstUserText, seedViewMessages, type CheckedGroup, type JsonObject } from '../domain/art-trajectory';
 
@@ -24,11 +24,10 @@ export interface ArtGroupRows {
 
 /** A name-based UUID (RFC 9562 version 8, SHA-256): the same inputs always give the same id. */
 export function derivedUuid(...parts: Array<string | number>): string {
-  const h = createHash('sha256').update(parts.join('\u0000')).digest();
-  h[6] = (h[6] & 0x0f) | 0x80;
-  h[8] = (h[8] & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  // One-shot hash as hex (no Hash object, no Buffer per row); the version and variant set on the hex.
+  const hex = hash('sha256', parts.join('\u0000'), 'hex');
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export function artGroupRows(

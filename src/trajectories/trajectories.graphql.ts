@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 import type { Context } from '../context';
 import type { TrajectoryGroupRow } from '../db/entities';
+import { parseArtGroupsJson } from '../domain/art-groups-json';
 import { seedViewMessages } from '../domain/art-trajectory';
 import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import type { TrajectoriesRecordedEvent, TrajectoriesScoredEvent } from '../events/topics';
@@ -408,16 +409,36 @@ builder.mutationField('recordTrajectoryGroups', (t) =>
       replace: t.arg.boolean({ defaultValue: false }),
       groups: t.arg({
         type: [TrajectoryGroupInput],
-        required: true,
+        description: 'The groups as GraphQL input objects. Give this or `groupsJson`, not both.',
         validate: { maxLength: MAX_TRAJECTORIES_PER_CALL },
       }),
+      groupsJson: t.arg.string({
+        description:
+          'The bulk door: the whole list of groups as one JSON text, as `json.dumps([g.model_dump(mode="json") for g in groups])` gives it (each element shaped as TrajectoryGroupInput). Parsed once, with the same checks as `groups` and errors named `groupsJson.<group>.<field>`, without per-value GraphQL coercion. Give this or `groups`, not both.',
+      }),
     },
-    resolve: (_root, args, ctx) =>
-      ctx.services.trajectories.recordGroups(
+    resolve: async (_root, args, ctx) => {
+      const options = { guard: trackingGuard(ctx.viewer.projects), replace: args.replace ?? false };
+      const split = args.split ?? 'train';
+      const hasGroups = args.groups !== null && args.groups !== undefined;
+      const hasJson = args.groupsJson !== null && args.groupsJson !== undefined;
+      if (hasGroups === hasJson)
+        throw hasJson
+          ? ValidationError.of('groupsJson', 'exclusive', 'give either groups or groupsJson, not both')
+          : ValidationError.of('groups', 'required', 'give the groups, as groups or as groupsJson');
+      if (hasJson)
+        return ctx.services.trajectories.recordGroups(
+          args.runId.id,
+          args.step,
+          split,
+          parseArtGroupsJson(args.groupsJson!, MAX_TRAJECTORIES_PER_CALL),
+          { ...options, field: 'groupsJson' },
+        );
+      return ctx.services.trajectories.recordGroups(
         args.runId.id,
         args.step,
-        args.split ?? 'train',
-        args.groups.map((g) => ({
+        split,
+        args.groups!.map((g) => ({
           index: g.index,
           trajectories: g.trajectories as unknown[],
           metadata: g.metadata,
@@ -425,8 +446,9 @@ builder.mutationField('recordTrajectoryGroups', (t) =>
           logs: g.logs,
           exceptions: g.exceptions,
         })),
-        { guard: trackingGuard(ctx.viewer.projects), replace: args.replace ?? false },
-      ),
+        options,
+      );
+    },
   }),
 );
 

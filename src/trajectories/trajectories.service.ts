@@ -79,6 +79,8 @@ export interface RecordGroupsOptions extends RecordOptions {
   pendingReward?: (trajectory: JsonObject) => boolean;
   /** More writes of the caller's (an import's file state), in the same transaction, after the groups' (a no-op retry included). */
   alsoWrite?: (em: EntityManager, run: TrainingRunRow) => Promise<void>;
+  /** The argument the groups came in, as error paths name it (`groups` by default; the bulk door's `groupsJson`). */
+  field?: string;
 }
 
 export interface RecordGroupsInput extends ArtGroupInput {
@@ -96,6 +98,8 @@ export interface PreparedGroups {
   prepared: true;
   step: number;
   split: string;
+  /** The argument the groups came in, as error paths name it. */
+  field: string;
   checked: Array<CheckedGroup & { index: number }>;
   built?: {
     runUuid: string;
@@ -311,22 +315,29 @@ export class TrajectoriesService {
     step: number,
     split: string,
     input: RecordGroupsInput[],
-    build?: { runUuid: string; pendingReward?: (trajectory: JsonObject) => boolean },
+    options: {
+      /** The argument the groups came in, as error paths name it (`groups` by default). */
+      field?: string;
+      /** Given the run, the rows are built too. */
+      build?: { runUuid: string; pendingReward?: (trajectory: JsonObject) => boolean };
+    } = {},
   ): PreparedGroups {
+    const field = options.field ?? 'groups';
+    const build = options.build;
     const total = input.reduce((n, g) => n + g.trajectories.length, 0);
     if (total > MAX_TRAJECTORIES_PER_CALL)
       throw ValidationError.of(
-        'groups',
+        field,
         'max',
         `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call across all groups, got ${total}`,
       );
-    const checked = checkArtGroups(input).map((g, i) => ({ ...g, index: input[i].index ?? i }));
+    const checked = checkArtGroups(input, field).map((g, i) => ({ ...g, index: input[i].index ?? i }));
     const indexes = new Map<number, number>();
     checked.forEach((g, i) => {
       const first = indexes.get(g.index);
       if (first !== undefined)
         throw ValidationError.of(
-          `groups.${i}.index`,
+          `${field}.${i}.index`,
           'unique',
           `group index ${g.index} appears twice (also at ${first})`,
         );
@@ -337,7 +348,7 @@ export class TrajectoriesService {
       pendingReward: build.pendingReward,
       rows: artGroupRows(build.runUuid, split, step, checked, build.pendingReward),
     };
-    return { prepared: true, step, split, checked, built, total };
+    return { prepared: true, step, split, field, checked, built, total };
   }
 
   async recordGroups(
@@ -347,10 +358,10 @@ export class TrajectoriesService {
     input: RecordGroupsInput[] | PreparedGroups,
     options: RecordGroupsOptions = {},
   ): Promise<RecordGroupsResult> {
-    const prepared = 'prepared' in input ? input : this.prepareGroups(step, split, input);
+    const prepared = 'prepared' in input ? input : this.prepareGroups(step, split, input, { field: options.field });
     if (prepared.step !== step || prepared.split !== split)
       throw new Error(`prepared groups of ${prepared.split} step ${prepared.step} recorded as ${split} step ${step}`);
-    const { checked } = prepared;
+    const { checked, field } = prepared;
     return this.db.writes.run(async (tx) => {
       const run = await lockGuarded(tx.em, this.db.kind, runId, options.guard);
       const reuse = prepared.built?.runUuid === run.uuid && prepared.built.pendingReward === options.pendingReward;
@@ -374,11 +385,11 @@ export class TrajectoriesService {
       built.forEach((g, gi) => {
         const old = storedByIndex.get(g.groupIndex);
         if (!old) return;
-        if (old.art !== g.art) differences.push(`groups.${gi}`);
-        if ((countsByGroup.get(old.id) ?? 0) !== g.trajectories.length) differences.push(`groups.${gi}.trajectories`);
+        if (old.art !== g.art) differences.push(`${field}.${gi}`);
+        if ((countsByGroup.get(old.id) ?? 0) !== g.trajectories.length) differences.push(`${field}.${gi}.trajectories`);
         g.trajectories.forEach((t, ti) => {
           const row = storedByUuid.get(t.uuid);
-          if (row && storedArt.get(row.id) !== t.art) differences.push(`groups.${gi}.trajectories.${ti}`);
+          if (row && storedArt.get(row.id) !== t.art) differences.push(`${field}.${gi}.trajectories.${ti}`);
         });
       });
       const sameSet = storedGroups.length === built.length && built.every((g) => storedByIndex.has(g.groupIndex));
