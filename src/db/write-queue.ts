@@ -17,6 +17,40 @@ export interface WriteTx {
   em: EntityManager;
   /** Runs fn after this transaction commits (never if it rolls back). */
   afterCommit(fn: () => void): void;
+  /**
+   * Work that sums up the transaction's writes (a run's step statistics, its activity), done once
+   * just before it commits: each `defer` under the same key adds its part, and `flush` gets them all.
+   * In a batch (see batch()) that is once for all its jobs; a job its SAVEPOINT undoes takes its parts along.
+   */
+  defer<T>(key: string, part: T, flush: (tx: WriteTx, parts: T[]) => Promise<void>): void;
+}
+
+type Flush = (tx: WriteTx, parts: never[]) => Promise<void>;
+
+/** The deferred parts of one transaction (or of one SAVEPOINT of a batch), by key, in first-use order. */
+class Deferred {
+  private readonly byKey = new Map<string, { flush: Flush; parts: unknown[] }>();
+
+  add(key: string, part: unknown, flush: Flush): void {
+    const entry = this.byKey.get(key);
+    if (entry) entry.parts.push(part);
+    else this.byKey.set(key, { flush, parts: [part] });
+  }
+
+  /** Hands the parts to the enclosing transaction (a SAVEPOINT that was released). */
+  moveTo(outer: WriteTx): void {
+    for (const [key, { flush, parts }] of this.byKey) for (const part of parts) outer.defer(key, part as never, flush);
+    this.byKey.clear();
+  }
+
+  /** Runs every flush; what a flush defers in turn runs after it. */
+  async flush(tx: WriteTx): Promise<void> {
+    while (this.byKey.size > 0) {
+      const [key, { flush, parts }] = this.byKey.entries().next().value!;
+      this.byKey.delete(key);
+      await flush(tx, parts as never[]);
+    }
+  }
 }
 
 /** After this long of back-to-back SQLite writes, the queue lets go of the lock for BREAK_MS. */
@@ -68,9 +102,17 @@ export class WriteQueue {
 
   private async nested<T>(outer: WriteTx, job: (tx: WriteTx) => Promise<T>): Promise<T> {
     const callbacks: Array<() => void> = [];
+    const deferred = new Deferred();
     // EntityManager.transaction on the batch's query runner: SAVEPOINT, then RELEASE or ROLLBACK TO.
-    const value = await outer.em.transaction((em) => job({ em, afterCommit: (fn) => callbacks.push(fn) }));
+    const value = await outer.em.transaction((em) =>
+      job({
+        em,
+        afterCommit: (fn) => callbacks.push(fn),
+        defer: (key, part, flush) => deferred.add(key, part, flush as Flush),
+      }),
+    );
     for (const fn of callbacks) outer.afterCommit(fn);
+    deferred.moveTo(outer);
     return value;
   }
 
@@ -93,7 +135,17 @@ export class WriteQueue {
 
   private async execute<T>(job: (tx: WriteTx) => Promise<T>): Promise<T> {
     const callbacks: Array<() => void> = [];
-    const value = await this.dataSource.transaction((em) => job({ em, afterCommit: (fn) => callbacks.push(fn) }));
+    const value = await this.dataSource.transaction(async (em) => {
+      const deferred = new Deferred();
+      const tx: WriteTx = {
+        em,
+        afterCommit: (fn) => callbacks.push(fn),
+        defer: (key, part, flush) => deferred.add(key, part, flush as Flush),
+      };
+      const result = await job(tx);
+      await deferred.flush(tx);
+      return result;
+    });
     for (const fn of callbacks) {
       try {
         fn();

@@ -17,6 +17,7 @@ import {
 import { parseJsonObject } from '../db/json';
 import type { Page, PageWindow, Positioned } from '../db/keyset';
 import { nowStored } from '../db/timestamps';
+import type { WriteTx } from '../db/write-queue';
 import { checkArtGroups, type ArtGroupInput, type CheckedGroup, type JsonObject } from '../domain/art-trajectory';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
@@ -107,6 +108,13 @@ export interface PreparedGroups {
     rows: ArtGroupRows[];
   };
   total: number;
+}
+
+/** What one recordGroups adds to its transaction's deferred step statistics. */
+interface StepPart {
+  split: string;
+  step: number;
+  totalDelta: number;
 }
 
 export const MAX_TRAJECTORIES_PER_CALL = 1000;
@@ -450,10 +458,14 @@ export class TrajectoriesService {
         ids.map((id, i) => ({ trajectoryId: id, art: members[i].t.art })),
       );
       const recorded = ids.length;
-      await refreshStepStats(tx.em, run, [{ split, step }], { create: true, totalDelta: recorded - replaced });
+      // The step's statistics, the run's summaries and snapshot, its activity: once per transaction,
+      // so an import request's files (a batch) refresh them once, not once a file.
+      tx.defer<StepPart>(`step-stats:${runId}`, { split, step, totalDelta: recorded - replaced }, (t, parts) =>
+        this.flushStepStats(t, runId, options.guard, parts),
+      );
       await options.alsoWrite?.(tx.em, run);
       if (recorded > 0) {
-        await markActivity(tx, run, this.events);
+        tx.defer(`activity:${runId}`, run, (t, [first]) => markActivity(t, first, this.events));
         tx.afterCommit(() =>
           this.events.publish('trajectoriesRecorded', { runId, step, count: recorded, trajectoryIds: ids }),
         );
@@ -461,6 +473,13 @@ export class TrajectoriesService {
       const freshUuids = new Set(fresh.flatMap((g) => g.trajectories.map((t) => t.uuid)));
       return { recorded, duplicateUuids: uuids.filter((u) => !freshUuids.has(u)), uuids, replaced };
     });
+  }
+
+  /** The deferred statistics of the steps a transaction's recordGroups wrote (see WriteTx.defer). */
+  private async flushStepStats(tx: WriteTx, runId: number, guard: WriteGuard | undefined, parts: StepPart[]) {
+    const run = await lockGuarded(tx.em, this.db.kind, runId, guard);
+    const totalDelta = parts.reduce((n, p) => n + p.totalDelta, 0);
+    await refreshStepStats(tx.em, run, parts, { create: true, totalDelta });
   }
 
   /**
