@@ -173,6 +173,7 @@ export async function createApp(config: Config): Promise<App> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
       await yoga.dispose();
+      await services.artFolders.close();
       await events.close();
       await db.close();
     },

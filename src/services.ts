@@ -3,6 +3,7 @@
 // outside reads and writes through a service.
 import { ArtFoldersRepo } from './art-folders/art-folders.repo';
 import { ArtFoldersService } from './art-folders/art-folders.service';
+import { ArtDecoder } from './art-format/decode-pool';
 import { ApiKeysService } from './auth/api-keys.service';
 import { CheckpointsRepo } from './checkpoints/checkpoints.repo';
 import { CheckpointsService } from './checkpoints/checkpoints.service';
@@ -84,6 +85,10 @@ export function buildServices(
     core.metrics,
     core.trajectories,
     core.checkpoints,
+    new ArtDecoder({
+      onUnavailable: (reason) =>
+        logger.warn(`ART import: the decode thread could not start (${reason}); files are decoded on the event loop`),
+    }),
   );
   const stalls = new StallMonitor(db, events, { timeoutMs: config.pipeline.stallTimeoutMs, logger });
   return { ...core, evaluations, artFolders, pipelineDeps, pipeline: runner, stalls };

@@ -3,6 +3,7 @@
 // them apart is what lets a measurement see one process's CPU or memory. Workers run as `npm start`
 // runs Atelier: bundled by esbuild and run on plain Node (tsx only when asked, for comparison).
 import { fork, type ChildProcess } from 'node:child_process';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 type Handler = (params: any) => unknown;
@@ -48,9 +49,15 @@ function compiledWorker(name: string): Promise<string> {
     built = (async () => {
       const { build } = await import('esbuild');
       const outfile = fileURLToPath(new URL(`../../dist/bench/${name}.mjs`, import.meta.url));
+      // The import's decode thread beside it, as npm run build:server builds it (decode-pool.ts).
       await build({
-        entryPoints: [fileURLToPath(new URL(`./workers/${name}.ts`, import.meta.url))],
-        outfile,
+        entryPoints: [
+          fileURLToPath(new URL(`./workers/${name}.ts`, import.meta.url)),
+          fileURLToPath(new URL('../../src/art-format/decode-thread.ts', import.meta.url)),
+        ],
+        outdir: dirname(outfile),
+        entryNames: '[name]',
+        outExtension: { '.js': '.mjs' },
         bundle: true,
         packages: 'external',
         platform: 'node',

@@ -7,10 +7,11 @@ import { createHash } from 'node:crypto';
 
 import type { EntityManager } from 'typeorm';
 
+import { ArtDecoder } from '../art-format/decode-pool';
 import { historyKey, historyLine, mergeRows, naiveLocalIso, parseHistory } from '../art-format/history';
 import { artFileOf, EXPECTED_LAYOUT, stepName, type ArtFile } from '../art-format/layout';
 import { readModelJson, writeModelJson } from '../art-format/model-json';
-import { readTrajectoryFile, writeParquetGroups, type GroupToWrite } from '../art-format/trajectory-files';
+import { writeParquetGroups, type GroupToWrite } from '../art-format/trajectory-files';
 import type { CheckpointsService } from '../checkpoints/checkpoints.service';
 import type { Database } from '../db/data-source';
 import type { TrainingRunRow } from '../db/entities';
@@ -23,11 +24,7 @@ import { updateRun } from '../runs/runs.repo';
 import type { RunsService } from '../runs/runs.service';
 import { lockGuarded, trackingGuard } from '../runs/write-guard';
 import { derivedUuid } from '../trajectories/art-rows';
-import {
-  MAX_TRAJECTORIES_PER_CALL,
-  type PreparedGroups,
-  type TrajectoriesService,
-} from '../trajectories/trajectories.service';
+import type { PreparedGroups, TrajectoriesService } from '../trajectories/trajectories.service';
 import { saveFileState, type ArtFoldersRepo, type ExportRow } from './art-folders.repo';
 
 export interface PlanFile {
@@ -116,7 +113,14 @@ export class ArtFoldersService {
     private readonly metrics: MetricsService,
     private readonly trajectories: TrajectoriesService,
     private readonly checkpoints: CheckpointsService,
+    /** Decodes trajectory files beside the event loop (decode-pool.ts). */
+    private readonly decoder: ArtDecoder = new ArtDecoder(),
   ) {}
+
+  /** Ends the decode thread (the server is stopping). */
+  close(): Promise<void> {
+    return this.decoder.close();
+  }
 
   /** The run of a model folder (made TRACKED on first sight) and what of the folder it still needs. */
   async plan(modelJson: string | null, files: PlanFile[], scope: ProjectScope): Promise<ImportPlan> {
@@ -209,20 +213,15 @@ export class ArtFoldersService {
       throw ValidationError.of('path', 'layout', `${file.path} is not a file ART writes: expected ${EXPECTED_LAYOUT}`);
     if (run.mode !== 'tracked') throw ValidationError.of('run', 'mode', 'ART folders import into TRACKED runs only');
     if (art.kind !== 'trajectories') return { file, art, bytes };
-    const groups = await readTrajectoryFile(bytes, art.format, file.path);
-    const total = groups.reduce((n, g) => n + g.trajectories.length, 0);
-    if (total > MAX_TRAJECTORIES_PER_CALL)
-      throw ValidationError.of(
-        file.path,
-        'max',
-        `holds ${total} trajectories; one step's file may hold at most ${MAX_TRAJECTORIES_PER_CALL}`,
-      );
-    return {
-      file,
-      art,
+    const groups = await this.decoder.decode({
       bytes,
-      groups: this.trajectories.prepareGroups(art.step, art.split, groups, { build: { runUuid: run.uuid } }),
-    };
+      format: art.format,
+      path: file.path,
+      step: art.step,
+      split: art.split,
+      runUuid: run.uuid,
+    });
+    return { file, art, bytes, groups };
   }
 
   /** Writes a decoded file, all or nothing; what it took is remembered for the next plan. */

@@ -105,10 +105,11 @@ function contentType(req: IncomingMessage): string {
 
 /**
  * How many trajectories of a batch request's files one transaction takes (each file still its own
- * SAVEPOINT): a commit writes every index page its rows touched, so fewer, larger commits write less.
- * Bounded so that other writers wait at most about this many rows' inserts for the lock.
+ * SAVEPOINT). Fewer, larger commits write each touched index page once; smaller ones let the event
+ * loop write one commit's files while the decode thread reads the next. 1,000 measured best in the
+ * import bench (1.14× recordTrajectories, against 0.99× at 2,000, and 0.60× when a commit took only the files already decoded, about one).
  */
-const TRAJECTORIES_PER_TRANSACTION = 5000;
+const TRAJECTORIES_PER_TRANSACTION = 1000;
 
 /** How much of trajectories.jsonl is written at once (UTF-16 units, about bytes for ART's JSON). */
 const CHUNK_CHARS = 64 * 1024;
@@ -267,31 +268,34 @@ export function createArtRoutes(deps: ArtRoutesDeps) {
       if (status === 500) deps.logger.error('ART import of a file failed', err);
       return { path, status, ...(error as object) };
     };
-    // Every file read and checked first, outside the write lock; a bad one fails alone.
-    const decoded: Array<DecodedFile | null> = [];
-    for (const [k, { bytes, ...p }] of parts.entries()) {
-      try {
-        decoded.push(await artFolders.decodeFile(run, p, bytes));
-      } catch (err) {
-        decoded.push(null);
-        results[k] = failed(p.path, err);
-      }
-    }
-    // Then the writes, up to TRAJECTORIES_PER_TRANSACTION to a commit; a file that fails is undone
-    // alone (its SAVEPOINT), the others stay.
-    for (let i = 0; i < decoded.length;) {
+    // Every file goes to the decode thread at once. A commit takes the next decoded files in order,
+    // up to TRAJECTORIES_PER_TRANSACTION, waiting for them outside the write lock: while the event
+    // loop writes them, the thread reads the ones after. A file that fails (decoding or writing)
+    // fails alone, undone by its SAVEPOINT, and the others stay.
+    const settled: Array<{ file?: DecodedFile; error?: unknown }> = [];
+    const decoding = parts.map(({ bytes, ...p }, k) =>
+      artFolders.decodeFile(run, p, bytes).then(
+        (file) => void (settled[k] = { file }),
+        (error: unknown) => void (settled[k] = { error }),
+      ),
+    );
+    for (let i = 0; i < parts.length;) {
       let j = i;
       let rows = 0;
-      while (j < decoded.length && (j === i || rows + (decoded[j]?.groups?.total ?? 1) <= TRAJECTORIES_PER_TRANSACTION))
-        rows += decoded[j++]?.groups?.total ?? 1;
+      for (; j < parts.length; j++) {
+        await decoding[j];
+        const size = settled[j].file?.groups?.total ?? 1;
+        if (j > i && rows + size > TRAJECTORIES_PER_TRANSACTION) break;
+        rows += size;
+      }
       await artFolders.inOneTransaction(async () => {
         for (let k = i; k < j; k++) {
-          const file = decoded[k];
-          if (!file) continue;
+          const { file, error } = settled[k];
           try {
+            if (!file) throw error;
             results[k] = await artFolders.writeFile(run, file, viewer.projects);
           } catch (err) {
-            results[k] = failed(file.file.path, err);
+            results[k] = failed(parts[k].path, err);
           }
         }
       });

@@ -18,12 +18,14 @@ import { parseJsonObject } from '../db/json';
 import type { Page, PageWindow, Positioned } from '../db/keyset';
 import { nowStored } from '../db/timestamps';
 import type { WriteTx } from '../db/write-queue';
-import { checkArtGroups, type ArtGroupInput, type CheckedGroup, type JsonObject } from '../domain/art-trajectory';
+import { checkArtGroups, type ArtGroupInput, type JsonObject } from '../domain/art-trajectory';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { markActivity } from '../runs/run-activity';
 import { lockGuarded, type WriteGuard } from '../runs/write-guard';
-import { artGroupRows, derivedUuid, type ArtGroupRows } from './art-rows';
+import { artGroupRows, derivedUuid } from './art-rows';
+import { MAX_TRAJECTORIES_PER_CALL } from './limits';
+import { prepareGroups, type PreparedGroups, type PrepareInput } from './prepare-groups';
 import { refreshStepStats } from './step-stats';
 import {
   insertTrajectories,
@@ -41,6 +43,8 @@ import {
   type Trajectory,
   type TrajectoryMessage,
 } from './trajectory.model';
+
+export type { PreparedGroups };
 
 export interface RecordTrajectoryInput {
   uuid?: string | null;
@@ -84,30 +88,11 @@ export interface RecordGroupsOptions extends RecordOptions {
   field?: string;
 }
 
-export interface RecordGroupsInput extends ArtGroupInput {
-  /** The group's position in its step; by default its position in this call. */
-  index?: number | null;
-}
+export type RecordGroupsInput = PrepareInput;
 
 export interface RecordGroupsResult extends RecordTrajectoriesResult {
   /** How many stored trajectories of this (split, step) a replace removed. */
   replaced: number;
-}
-
-/** One log of groups checked (and, given the run, built into rows) before its transaction. */
-export interface PreparedGroups {
-  prepared: true;
-  step: number;
-  split: string;
-  /** The argument the groups came in, as error paths name it. */
-  field: string;
-  checked: Array<CheckedGroup & { index: number }>;
-  built?: {
-    runUuid: string;
-    pendingReward?: (trajectory: JsonObject) => boolean;
-    rows: ArtGroupRows[];
-  };
-  total: number;
 }
 
 /** What one recordGroups adds to its transaction's deferred step statistics. */
@@ -117,7 +102,7 @@ interface StepPart {
   totalDelta: number;
 }
 
-export const MAX_TRAJECTORIES_PER_CALL = 1000;
+export { MAX_TRAJECTORIES_PER_CALL };
 const LOOKUP_CHUNK = 500;
 
 type NewRow = Omit<TrajectoryRow, 'id'>;
@@ -314,49 +299,9 @@ export class TrajectoriesService {
    * position); the same identity with other content is a ConflictError unless `replace` is set.
    * The (split, step)'s history point gets its reward statistics, as ART's history row does.
    */
-  /**
-   * The checks and rows of one log of groups: all the work that needs no lock, so a caller with many
-   * (an import request's files) does it before its transaction. With the run's uuid the rows are
-   * built too (their uuids derive from it).
-   */
-  prepareGroups(
-    step: number,
-    split: string,
-    input: RecordGroupsInput[],
-    options: {
-      /** The argument the groups came in, as error paths name it (`groups` by default). */
-      field?: string;
-      /** Given the run, the rows are built too. */
-      build?: { runUuid: string; pendingReward?: (trajectory: JsonObject) => boolean };
-    } = {},
-  ): PreparedGroups {
-    const field = options.field ?? 'groups';
-    const build = options.build;
-    const total = input.reduce((n, g) => n + g.trajectories.length, 0);
-    if (total > MAX_TRAJECTORIES_PER_CALL)
-      throw ValidationError.of(
-        field,
-        'max',
-        `at most ${MAX_TRAJECTORIES_PER_CALL} trajectories per call across all groups, got ${total}`,
-      );
-    const checked = checkArtGroups(input, field).map((g, i) => ({ ...g, index: input[i].index ?? i }));
-    const indexes = new Map<number, number>();
-    checked.forEach((g, i) => {
-      const first = indexes.get(g.index);
-      if (first !== undefined)
-        throw ValidationError.of(
-          `${field}.${i}.index`,
-          'unique',
-          `group index ${g.index} appears twice (also at ${first})`,
-        );
-      indexes.set(g.index, i);
-    });
-    const built = build && {
-      runUuid: build.runUuid,
-      pendingReward: build.pendingReward,
-      rows: artGroupRows(build.runUuid, split, step, checked, build.pendingReward),
-    };
-    return { prepared: true, step, split, field, checked, built, total };
+  /** See prepareGroups (prepare-groups.ts): the checks and rows of one log of groups, before its transaction. */
+  prepareGroups(...args: Parameters<typeof prepareGroups>): PreparedGroups {
+    return prepareGroups(...args);
   }
 
   async recordGroups(
@@ -373,7 +318,9 @@ export class TrajectoriesService {
     return this.db.writes.run(async (tx) => {
       const run = await lockGuarded(tx.em, this.db.kind, runId, options.guard);
       const reuse = prepared.built?.runUuid === run.uuid && prepared.built.pendingReward === options.pendingReward;
-      const built = reuse ? prepared.built!.rows : artGroupRows(run.uuid, split, step, checked, options.pendingReward);
+      if (!reuse && !checked)
+        throw new Error(`groups prepared for run ${prepared.built?.runUuid} recorded into run ${run.uuid}`);
+      const built = reuse ? prepared.built!.rows : artGroupRows(run.uuid, split, step, checked!, options.pendingReward);
       const groupRepo = tx.em.getRepository(TrajectoryGroupEntity);
       const storedGroups = await groupRepo.findBy({ runId, split, step });
       const storedByIndex = new Map(storedGroups.map((g) => [g.groupIndex, g]));
