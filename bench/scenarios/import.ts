@@ -159,7 +159,7 @@ export const scenario: Scenario = {
                 `**Why the target is missed:** measured in this run: the import took ${fmt(importMs / 1000, 1)} s in ${counted.requests} requests (${counted.limited} of them answered 429 by the mutation rate limit and retried after Retry-After), ${fmt(importMs / STEPS, 1)} ms per step file of ${PER_STEP} trajectories; recordTrajectories took ${fmt(recordMs / 1000, 1)} s in ${total / 500} calls, ${fmt(recordMs / (total / 500), 1)} ms per call of 500.`,
               ]
             : []),
-          `One round each on the same server (its own process, as \`npm start\` runs it), after a warm-up of both doors; messages are about ${MESSAGE_BYTES} bytes of JSON. The import stores more per trajectory than recordTrajectories (its ART JSON in trajectory_art and its group row) and reads and decompresses each Parquet file on the server; recordTrajectories coerces every input through GraphQL and zod.`,
+          `One round each on the same server (its own process, as \`npm start\` runs it), after a warm-up of both doors; messages are about ${MESSAGE_BYTES} bytes of JSON. The import stores more per trajectory than recordTrajectories (its ART JSON in trajectory_art and its group row) and reads and decompresses each Parquet file on the server, on a thread of its own while the event loop writes the files before it (about 1,000 trajectories a commit); recordTrajectories coerces every input through GraphQL and zod.`,
         ],
       };
     } finally {
