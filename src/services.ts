@@ -3,7 +3,7 @@
 // outside reads and writes through a service.
 import { ArtFoldersRepo } from './art-folders/art-folders.repo';
 import { ArtFoldersService } from './art-folders/art-folders.service';
-import { ArtDecoder } from './art-format/decode-pool';
+import { ArtDecoder } from './art-folders/decode-pool';
 import { ApiKeysService } from './auth/api-keys.service';
 import { CheckpointsRepo } from './checkpoints/checkpoints.repo';
 import { CheckpointsService } from './checkpoints/checkpoints.service';

@@ -1,4 +1,4 @@
-// The import's decode thread (src/art-format/decode-pool.ts): ART's own step files (the committed
+// The import's decode thread (src/art-folders/decode-pool.ts): ART's own step files (the committed
 // fixtures ART's writers made) decode on the thread into exactly the rows the event loop makes; a bad
 // file's ValidationError comes back whole, naming the file; a thread that cannot start leaves the
 // event loop decoding, and one that hangs on a file is ended, the file failing with rule `timeout`
@@ -9,8 +9,8 @@ import { Worker } from 'node:worker_threads';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { ArtDecoder, spawnDecodeThread } from '../src/art-format/decode-pool';
-import { decodeStepFile, type StepFile } from '../src/art-format/decode-step';
+import { ArtDecoder, spawnDecodeThread } from '../src/art-folders/decode-pool';
+import { decodeStepFile, type StepFile } from '../src/art-folders/decode-step';
 import { ValidationError } from '../src/errors';
 
 const MODEL = join(import.meta.dirname, 'fixtures/art-folders/art-0.5/.art/support/models/agent-005');

@@ -53,7 +53,7 @@ function compiledWorker(name: string): Promise<string> {
       await build({
         entryPoints: [
           fileURLToPath(new URL(`./workers/${name}.ts`, import.meta.url)),
-          fileURLToPath(new URL('../../src/art-format/decode-thread.ts', import.meta.url)),
+          fileURLToPath(new URL('../../src/art-folders/decode-thread.ts', import.meta.url)),
         ],
         outdir: dirname(outfile),
         entryNames: '[name]',

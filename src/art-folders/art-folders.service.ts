@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 
 import type { EntityManager } from 'typeorm';
 
-import { ArtDecoder } from '../art-format/decode-pool';
 import { historyKey, historyLine, mergeRows, naiveLocalIso, parseHistory } from '../art-format/history';
 import { artFileOf, EXPECTED_LAYOUT, stepName, type ArtFile } from '../art-format/layout';
 import { readModelJson, writeModelJson } from '../art-format/model-json';
@@ -26,6 +25,7 @@ import { lockGuarded, trackingGuard } from '../runs/write-guard';
 import { derivedUuid } from '../trajectories/art-rows';
 import type { PreparedGroups, TrajectoriesService } from '../trajectories/trajectories.service';
 import { saveFileState, type ArtFoldersRepo, type ExportRow } from './art-folders.repo';
+import { ArtDecoder } from './decode-pool';
 
 export interface PlanFile {
   path: string;

@@ -1,10 +1,10 @@
 // One ART step file decoded into rows: read (Parquet, JSONL or YAML), checked by ART's rules and
 // built into the rows its groups make. Pure CPU work, no database: the import's decode thread runs
 // it, and so does the event loop when the thread is not there.
+import { readTrajectoryFile } from '../art-format/trajectory-files';
 import { ValidationError } from '../errors';
 import { MAX_TRAJECTORIES_PER_CALL } from '../trajectories/limits';
 import { prepareGroups, type PreparedGroups } from '../trajectories/prepare-groups';
-import { readTrajectoryFile } from './trajectory-files';
 
 export interface StepFile {
   bytes: Uint8Array;
