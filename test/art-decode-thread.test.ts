@@ -99,5 +99,7 @@ describe('ART decode thread', () => {
     expect((await d.decode(f)).built!.rows).toEqual((await decodeStepFile(f)).built!.rows);
     expect(spawned).toBe(2);
     expect(d.fallbackReason).toBeNull();
+    // The README's figure: by default a file may take a minute.
+    expect(new ArtDecoder().timeoutMs).toBe(60_000);
   });
 });

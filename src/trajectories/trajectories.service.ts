@@ -299,11 +299,6 @@ export class TrajectoriesService {
    * position); the same identity with other content is a ConflictError unless `replace` is set.
    * The (split, step)'s history point gets its reward statistics, as ART's history row does.
    */
-  /** See prepareGroups (prepare-groups.ts): the checks and rows of one log of groups, before its transaction. */
-  prepareGroups(...args: Parameters<typeof prepareGroups>): PreparedGroups {
-    return prepareGroups(...args);
-  }
-
   async recordGroups(
     runId: number,
     step: number,
@@ -311,7 +306,8 @@ export class TrajectoriesService {
     input: RecordGroupsInput[] | PreparedGroups,
     options: RecordGroupsOptions = {},
   ): Promise<RecordGroupsResult> {
-    const prepared = 'prepared' in input ? input : this.prepareGroups(step, split, input, { field: options.field });
+    // Groups the caller prepared (an import's decode thread) come with their checks done and rows built.
+    const prepared = 'prepared' in input ? input : prepareGroups(step, split, input, { field: options.field });
     if (prepared.step !== step || prepared.split !== split)
       throw new Error(`prepared groups of ${prepared.split} step ${prepared.step} recorded as ${split} step ${step}`);
     const { checked, field } = prepared;
