@@ -9,10 +9,12 @@ import BetterSqlite3 from 'better-sqlite3';
 import { parse } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { isPlanned } from '../src/trajectories/page-plan';
+import { plannedConnections } from '../src/server/planned-connections';
 import { createRun, recordTrajectories, trajectory } from './helpers/builders';
 import { useTestServer } from './helpers/server';
 import { errorCode, TRANSPORTS, via } from './helpers/transports';
+
+const isPlanned = plannedConnections.isPlanned;
 
 const TRICKY = [
   'quotes " and \\ backslashes \\" \\\\',

@@ -2,9 +2,7 @@
 // checkpoints — through GraphQL, the import endpoint or any other door) stamps it inside that write's
 // own transaction, so what is stored is what happened; a stalled run stamped becomes active again and
 // says so (a runStall event after the commit). The other half, noticing silence, is stall-monitor.ts.
-import { In, type DataSource } from 'typeorm';
-
-import { RunActivityEntity, type RunActivityRow, type TrainingRunRow } from '../db/entities';
+import { RunActivityEntity, type TrainingRunRow } from '../db/entities';
 import { toStoredDate } from '../db/timestamps';
 import type { WriteTx } from '../db/write-queue';
 import type { EventBus } from '../events/event-bus';
@@ -56,10 +54,4 @@ export async function markActivity(
     .execute();
   if (await wake()) return;
   await repo.update({ runId: run.id }, { lastActivityAt: at });
-}
-
-/** The activity rows of these runs (runs that never had rows have none). */
-export function activityOf(reader: DataSource, runIds: readonly number[]): Promise<RunActivityRow[]> {
-  if (runIds.length === 0) return Promise.resolve([]);
-  return reader.getRepository(RunActivityEntity).findBy({ runId: In([...runIds]) });
 }

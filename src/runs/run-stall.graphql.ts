@@ -2,43 +2,32 @@
 // and runStallChanged, pushed when a run is found stalled (no rows for STALL_TIMEOUT_SECONDS while not
 // finished) and when rows arrive again. Also checkpointRecorded, so pages show checkpoints as they land.
 import { parseDate } from '../db/timestamps';
-import { isFinal } from '../domain/status-machine';
 import type { CheckpointRecordedEvent, RunStallEvent } from '../events/topics';
 import { builder } from '../graphql/builder';
 import { shareSubscribers } from '../graphql/shared-subscription';
+import { lastActivityOf, stalledSinceOf } from './run-fields';
 import { freshEvent, subscribeForRun } from './run-subscription';
-import type { TrainingRun } from './run.model';
 import { TrainingRunNode, TrainingRunRef } from './runs.graphql';
-
-/** Stalled as the run is now: a finished or PIPELINE run never is (PIPELINE runs have the watchdog). */
-const stalledNow = (run: TrainingRun, stalledSince: string | null | undefined) =>
-  run.mode === 'tracked' && !isFinal(run.status) && stalledSince != null;
 
 builder.objectFields(TrainingRunRef, (t) => ({
   stalled: t.boolean({
     description:
       'A TRACKED run not finished whose rows (history points, trajectories, checkpoints) stopped arriving for STALL_TIMEOUT_SECONDS: its script or watcher may be hung. False again as soon as rows arrive; always false for finished and PIPELINE runs (the pipeline fails a hung run itself).',
-    resolve: async (r, _a, ctx) => stalledNow(r, (await ctx.loaders.activityByRunId.load(r.id))?.stalledSince),
+    resolve: async (r, _a, ctx) => stalledSinceOf(r, await ctx.loaders.activityByRunId.load(r.id)) !== null,
   }),
   stalledSince: t.field({
     type: 'DateTime',
     nullable: true,
     description: 'When the run was found stalled; null while it is not.',
-    resolve: async (r, _a, ctx) => {
-      const since = (await ctx.loaders.activityByRunId.load(r.id))?.stalledSince;
-      return stalledNow(r, since) ? parseDate(since!) : null;
-    },
+    resolve: async (r, _a, ctx) => stalledSinceOf(r, await ctx.loaders.activityByRunId.load(r.id)),
   }),
   lastActivityAt: t.field({
     type: 'DateTime',
     nullable: true,
     description:
       "A TRACKED run: when its last rows arrived, through any door (its start, or creation, before any). Null for PIPELINE runs (see the run's progress).",
-    resolve: async (r, _a, ctx) => {
-      if (r.mode !== 'tracked') return null;
-      const last = (await ctx.loaders.activityByRunId.load(r.id))?.lastActivityAt;
-      return last ? parseDate(last) : (r.startedAt ?? r.createdAt);
-    },
+    resolve: async (r, _a, ctx) =>
+      r.mode === 'tracked' ? lastActivityOf(r, await ctx.loaders.activityByRunId.load(r.id)) : null,
   }),
 }));
 

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { RunSummaryRow } from '../db/entities';
 import { builder } from '../graphql/builder';
 import { SPLIT_RULE } from '../graphql/inputs';
+import { summariesMatching } from './run-fields';
+import { RUN_LIMITS } from './run.rules';
 import { TrainingRunRef } from './runs.graphql';
 
 const RunSummaryRef = builder.objectRef<RunSummaryRow>('RunSummaryMetric').implement({
@@ -28,14 +30,14 @@ builder.objectField(TrainingRunRef, 'summary', (t) =>
       split: t.arg.string({ description: 'Only this split.', validate: { schema: SPLIT_RULE } }),
       names: t.arg.stringList({
         description: 'Only these names (`val/reward`, …).',
-        validate: { maxLength: 100, items: { schema: z.string().max(300) } },
+        validate: {
+          maxLength: RUN_LIMITS.summaryNames,
+          items: { schema: z.string().max(RUN_LIMITS.summaryNameLength) },
+        },
       }),
     },
-    resolve: async (run, args, ctx) => {
-      const rows = await ctx.loaders.summariesByRunId.load(run.id);
-      const names = args.names ? new Set(args.names) : null;
-      return rows.filter((r) => (args.split == null || r.split === args.split) && (!names || names.has(r.name)));
-    },
+    resolve: async (run, args, ctx) =>
+      summariesMatching(await ctx.loaders.summariesByRunId.load(run.id), args.split, args.names),
   }),
 );
 

@@ -18,6 +18,9 @@ export const RUN_LIMITS = {
   notes: 20_000,
   tags: 20,
   tag: 64,
+  /** run.summary(names:): how many names, and how long each. */
+  summaryNames: 100,
+  summaryNameLength: 300,
 } as const;
 
 /** A tag: letters, digits and `_ . : / + = -`, as W&B's and MLflow's tags are used (no spaces or commas). */

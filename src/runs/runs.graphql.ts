@@ -4,18 +4,20 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../context';
 import { datasetIdOf, ScenarioInput, ScenarioSplitEnum } from '../datasets/datasets.graphql';
 import { parseDate } from '../db/timestamps';
-import { batchAt, totalSteps } from '../domain/dataset';
+import { batchAt } from '../domain/dataset';
 import { MissingSettingError, pipelineSettingsOf } from '../domain/pipeline-settings';
 import { parseRunQuery, QUERY_LIMITS, QuerySyntaxError, type QueryNode } from '../domain/run-query';
 import { TRAINING_STATUSES, type TrainingStatus } from '../domain/status-machine';
 import type { TrainingMetrics } from '../domain/training-metrics';
 import { ConflictError, IllegalTransitionError, NotFoundError, RunModeError, ValidationError } from '../errors';
 import { builder } from '../graphql/builder';
+import { keepPage, pageReadBefore, plannedFieldNodes } from '../graphql/connection-plan';
 import { encodeGlobalId, parseGlobalIdOf } from '../graphql/global-id';
 import { FloatRangeInput, OrderDirectionEnum, RunModeEnum } from '../graphql/inputs';
 import { pageWindow, toConnection, type CursorShape } from '../graphql/pagination';
 import { selectedFieldsAt } from '../graphql/selection';
 import { PipelineSettingsInput } from './pipeline-settings.graphql';
+import { runName, runTotalSteps } from './run-fields';
 import type { StatusTransition, TaskInput, TrainingRun } from './run.model';
 import { RUN_LIMITS, runRules } from './run.rules';
 import type { RunFilter, RunOrderField } from './runs.repo';
@@ -100,7 +102,7 @@ export const TrainingRunNode = builder.node(TrainingRunRef, {
       nullable: true,
       description:
         "The run's name: the one given at creation or by updateRun, else ART's model name (trainedModelName).",
-      resolve: (r) => r.name ?? r.trainedModelName,
+      resolve: runName,
     }),
     notes: t.exposeString('notes', { nullable: true, description: 'Notes about the run, in Markdown.' }),
     tags: t.stringList({
@@ -140,10 +142,7 @@ export const TrainingRunNode = builder.node(TrainingRunRef, {
       nullable: true,
       description:
         "Training steps the run will take: for a pipeline run ART's dataset iteration over numExamples inputs (groupsPerStep a step, numEpochs epochs, capped by maxSteps); for a tracked run maxSteps, if set.",
-      resolve: (run) =>
-        run.mode === 'pipeline'
-          ? totalSteps(run.numExamples, pipelineSettingsOf(run.config).groupsPerStep, run.numEpochs, run.maxSteps)
-          : run.maxSteps,
+      resolve: runTotalSteps,
     }),
     backend: t.exposeString('backend', { nullable: true, description: 'The ART backend a pipeline run trains on.' }),
     leaseOwner: t.exposeString('leaseOwner', {
@@ -248,10 +247,14 @@ const READS: Record<string, readonly (keyof TrainingRun)[]> = {
 };
 const ALWAYS: readonly (keyof TrainingRun)[] = ['id', 'taskDescription'];
 
-/** The properties a runs page must read for this selection, or undefined for whole rows. */
-function runPropertiesFor(info: GraphQLResolveInfo): (keyof TrainingRun)[] | undefined {
+/**
+ * The properties a runs page must read for this selection, or undefined for whole rows. Planned
+ * (runs-list-plan.ts), the field runs without its edges: the selection is read as written.
+ */
+function runPropertiesFor(ctx: Context, info: GraphQLResolveInfo): (keyof TrainingRun)[] | undefined {
   const props = new Set(ALWAYS);
-  for (const field of selectedFieldsAt(info, ['edges', 'node'])) {
+  const selection = { fieldNodes: plannedFieldNodes(ctx, info), fragments: info.fragments };
+  for (const field of selectedFieldsAt(selection, ['edges', 'node'])) {
     const reads = Object.hasOwn(READS, field) ? READS[field] : undefined;
     if (!reads) return undefined;
     for (const p of reads) props.add(p);
@@ -339,6 +342,8 @@ builder.queryFields((t) => ({
         orderBy: t.arg({ type: RunOrderInput }),
       },
       resolve: async (_root, args, ctx, info) => {
+        const before = pageReadBefore<Awaited<ReturnType<typeof toConnection<TrainingRun>>>>(ctx, info);
+        if (before) return before;
         const filter: RunFilter = {
           status: args.filter?.status,
           projectName: args.filter?.projectName,
@@ -365,9 +370,11 @@ builder.queryFields((t) => ({
           full,
           { field, desc, metric },
           pageWindow(args, shape),
-          runPropertiesFor(info),
+          runPropertiesFor(ctx, info),
         );
-        return toConnection(page, shape, () => ctx.services.runs.count(full));
+        const connection = toConnection(page, shape, () => ctx.services.runs.count(full));
+        keepPage(ctx, info, connection);
+        return connection;
       },
     },
     {

@@ -35,7 +35,6 @@ import { isFinal, planTransition, type TrainingStatus } from '../domain/status-m
 import { ConflictError, IllegalTransitionError, NotFoundError, ValidationError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import type { RunStatusEvent } from '../events/topics';
-import { activityOf } from './run-activity';
 import {
   partialRunFromRow,
   rowColumnOf,
@@ -462,7 +461,7 @@ export class RunsService {
 
   /** When these TRACKED runs' rows last arrived, and since when each is stalled (src/runs/stall-monitor.ts). */
   activityOf(runIds: readonly number[]): Promise<RunActivityRow[]> {
-    return activityOf(this.db.reader, runIds);
+    return this.repo.activityForRuns(runIds);
   }
 
   /**

@@ -27,9 +27,9 @@ import type { Redactor } from '../security/redact';
 import { countResponseBytes, useResponseSizeLimit } from '../security/response-size';
 import { useSubscriptionQuota } from '../security/subscription-quota';
 import type { Services } from '../services';
-import { usePagePlans } from '../trajectories/page-plan';
 import { renderGraphiQLPage } from './graphiql-page';
 import type { OperationQueryCounts } from './operation-queries';
+import { plannedConnections } from './planned-connections';
 import { gateSubscriptions } from './send-gate';
 import type { SharedSubscriptions } from './shared-subscriptions';
 import { useSseOutboundGuard } from './sse-guard';
@@ -148,8 +148,8 @@ export function createAtelierYoga({
       useCostLimit(config.limits.maxCost),
       useMutationRateLimit(config.rateLimit, mutationBuckets),
       useResponseSizeLimit(config.limits.maxResponseBytes),
-      // After the refusals above (they read the operation as written): a page's edges written straight to JSON.
-      usePagePlans(),
+      // After the refusals above (they read the operation as written): pages' edges written straight to JSON.
+      plannedConnections.plugin(),
       // Last of the refusals, so a subscription refused above never holds a slot.
       useSubscriptionQuota(config.limits.maxSubscriptionsPerKey),
       useSseOutboundGuard(config.limits, logger),

@@ -10,6 +10,7 @@ import { ConflictError, NotFoundError, RunModeError, ValidationError } from '../
 import type { TrajectoriesRecordedEvent, TrajectoriesScoredEvent } from '../events/topics';
 import { reserveMeasured } from '../graphql/answer-budget';
 import { builder } from '../graphql/builder';
+import { keepPage, pageReadBefore, plannedFieldNodes } from '../graphql/connection-plan';
 import { OrderDirectionEnum, SPLIT_RULE } from '../graphql/inputs';
 import { jsonObject } from '../graphql/json-rules';
 import { pageWindow, toConnection, type ConnectionArgs, type CursorShape } from '../graphql/pagination';
@@ -18,7 +19,6 @@ import { shareSubscribers } from '../graphql/shared-subscription';
 import { freshEvent, subscribeForRun } from '../runs/run-subscription';
 import { TaskInputRef, TrainingRunNode, TrainingRunRef } from '../runs/runs.graphql';
 import { trackingGuard } from '../runs/write-guard';
-import { keepPage, pageReadBefore, plannedFieldNodes } from './page-plan';
 import type { TrajectoryFilter, TrajectoryOrderField } from './trajectories.repo';
 import { MAX_TRAJECTORIES_PER_CALL } from './trajectories.service';
 import { artOfSeedRow, messagesFromJson, type Trajectory, type TrajectoryMessage } from './trajectory.model';
