@@ -172,6 +172,8 @@ function metrics(text: string | null) {
 }
 
 let db: BetterSqlite3.Database | null = null;
+/** The list's statements alone (page, count, tags, summaries, activity), for the SQL's share of a request. */
+let statements: ((first: number) => void) | null = null;
 let server: ReturnType<typeof createServer> | null = null;
 let yoga: ReturnType<typeof createYoga> | null = null;
 
@@ -216,6 +218,11 @@ serveWorker({
       for (const a of st.activity.all(...ids) as Array<{ run_id: number; stalled_since: string | null }>)
         stalledSince.set(a.run_id, a.stalled_since);
       return { tags, summaries, stalledSince };
+    };
+    statements = (first) => {
+      const rows = page.all(first + 1) as RunRow[];
+      labelsOf(rows.slice(0, first).map((r) => r.id));
+      count.get();
     };
     yoga = createYoga({
       schema: createSchema({
@@ -288,6 +295,14 @@ serveWorker({
     server = createServer(yoga);
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pid: process.pid };
+  },
+  /** Milliseconds the list's statements take per list of `first` runs, run back to back `times` times. */
+  async statementsMs(p: { first: number; times: number }) {
+    if (!statements) throw new Error('not started');
+    for (let i = 0; i < 50; i++) statements(p.first);
+    const start = performance.now();
+    for (let i = 0; i < p.times; i++) statements(p.first);
+    return { ms: (performance.now() - start) / p.times };
   },
   async close() {
     if (server) {
