@@ -3,22 +3,24 @@
 // which registers each operation's; resolvers below it only ask.
 import type { GraphQLError } from 'graphql';
 
-type Reserve = (bytes: number) => GraphQLError | null;
-/** Counts bytes an answer holds that no resolver counted (a part serialized ahead, graphql/raw-json.ts). */
-type Charge = (bytes: number) => void;
+export interface AnswerBudget {
+  /** Reserves bytes: the limit's error once reservations pass the budget, else null. */
+  reserve(bytes: number): GraphQLError | null;
+  /** Counts bytes an answer holds that no resolver counted (a part serialized ahead, graphql/raw-json.ts). */
+  charge(bytes: number): void;
+  /** Bytes reservations may still take. */
+  available(): number;
+}
 
-const budgets = new WeakMap<object, Reserve>();
-const charges = new WeakMap<object, Charge>();
+const budgets = new WeakMap<object, AnswerBudget>();
 
 /** Registers an operation's budget, by its context value. */
-export function setAnswerBudget(context: object, reserve: Reserve, charge?: Charge): void {
-  budgets.set(context, reserve);
-  if (charge) charges.set(context, charge);
+export function setAnswerBudget(context: object, budget: AnswerBudget): void {
+  budgets.set(context, budget);
 }
 
 export function clearAnswerBudget(context: object): void {
   budgets.delete(context);
-  charges.delete(context);
   queues.delete(context);
 }
 
@@ -28,7 +30,7 @@ export function clearAnswerBudget(context: object): void {
  * when a resolver passes it.
  */
 export function chargeAnswer(context: unknown, bytes: number): void {
-  if (typeof context === 'object' && context !== null) charges.get(context)?.(bytes);
+  if (typeof context === 'object' && context !== null) budgets.get(context)?.charge(bytes);
 }
 
 /** Measurements of one operation, one after another: each sees what the ones before reserved. */
@@ -40,12 +42,26 @@ const queues = new WeakMap<object, Promise<unknown>>();
  * budget, else null. Measurements of one operation run one at a time, and none runs once the budget
  * is spent, so aliased pages of one query stop being measured at the first that does not fit.
  * Operations without a budget (subscription events) measure nothing.
+ *
+ * `bound`, when given, is a cheaper upper bound of the measure (stored bytes, say): when even it fits,
+ * the measure would too, and is not computed. The list then reserves nothing (0 is always a lower
+ * bound): a later list of the operation is measured against less, and the answer is still counted as
+ * it resolves.
  */
-export async function reserveMeasured(context: unknown, measure: () => Promise<number>): Promise<GraphQLError | null> {
-  const reserve = typeof context === 'object' && context !== null ? budgets.get(context) : undefined;
-  if (!reserve) return null;
+export async function reserveMeasured(
+  context: unknown,
+  measure: () => Promise<number>,
+  bound?: () => Promise<number>,
+): Promise<GraphQLError | null> {
+  const budget = typeof context === 'object' && context !== null ? budgets.get(context) : undefined;
+  if (!budget) return null;
   const key = context as object;
-  const turn = (queues.get(key) ?? Promise.resolve()).then(async () => reserve(0) ?? reserve(await measure()));
+  const turn = (queues.get(key) ?? Promise.resolve()).then(async () => {
+    const spent = budget.reserve(0);
+    if (spent) return spent;
+    if (bound && (await bound()) <= budget.available()) return null;
+    return budget.reserve(await measure());
+  });
   queues.set(
     key,
     turn.catch(() => null),

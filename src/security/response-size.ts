@@ -109,14 +109,14 @@ export function useResponseSizeLimit(maxResponseBytes: number): Plugin {
       if (typeof context !== 'object' || context === null) return;
       const budget: Budget = { used: 0, reserved: 0, max: maxResponseBytes, exceeded: false };
       budgets.set(context, budget);
-      setAnswerBudget(
-        context,
-        (bytes) => reserve(budget, bytes),
-        (bytes) => {
+      setAnswerBudget(context, {
+        reserve: (bytes) => reserve(budget, bytes),
+        charge: (bytes) => {
           budget.used += bytes;
           if (budget.used > budget.max) budget.exceeded = true;
         },
-      );
+        available: () => (budget.exceeded ? 0 : budget.max - budget.reserved),
+      });
       return {
         onExecuteDone({ result, setResult }) {
           budgets.delete(context);

@@ -209,8 +209,12 @@ async function resolveTrajectories(runId: number, args: TrajectoryArgs, ctx: Con
   // A page over MAX_RESPONSE_BYTES is refused before its rows leave the database (SQLite reads block everyone).
   // Planned (page-plan.ts), the field runs without its edges: the reservation reads them as written.
   if (selectsPath({ fieldNodes: plannedFieldNodes(ctx, info), fragments: info.fragments }, CONTENT)) {
-    const refused = await reserveMeasured(ctx, () =>
-      ctx.services.trajectories.pageContentChars(runId, filter, { field, desc }, window),
+    const order = { field, desc };
+    // The stored bytes first: a page that fits even by them is not parsed to count its content.
+    const refused = await reserveMeasured(
+      ctx,
+      () => ctx.services.trajectories.pageContentChars(runId, filter, order, window),
+      () => ctx.services.trajectories.pageStoredChars(runId, filter, order, window),
     );
     if (refused) throw refused;
   }

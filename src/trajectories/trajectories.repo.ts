@@ -98,6 +98,26 @@ export class TrajectoriesRepo {
     }
   }
 
+  /**
+   * At most how many characters of message content the page holds: the bytes of its stored messages
+   * JSON (UTF-8 takes at least as many bytes as UTF-16 takes units, and the JSON holds each content
+   * string, escaped, and more), which SQLite reads without parsing them. Infinity where it cannot tell.
+   */
+  async pageStoredChars(
+    runId: number,
+    filter: TrajectoryFilter,
+    order: TrajectoryOrder,
+    window: PageWindow,
+  ): Promise<number> {
+    if (this.kind !== 'sqlite') return Infinity;
+    return keysetPageSum(
+      { rows: this.rows, alias: 't', where: this.where(runId, filter) },
+      { ...SORT_EXPR[order.field], idExpr: 't.id', desc: order.desc },
+      window,
+      'OCTET_LENGTH(t.messages)',
+    );
+  }
+
   count(runId: number, filter: TrajectoryFilter): Promise<number> {
     const p = new SqlParams(this.kind);
     return this.rows.count(

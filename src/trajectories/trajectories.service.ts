@@ -175,6 +175,16 @@ export class TrajectoriesService {
     return this.repo.pageContentChars(runId, filter, order, window);
   }
 
+  /** An upper bound of pageContentChars, cheaper to compute. */
+  pageStoredChars(
+    runId: number,
+    filter: TrajectoryFilter,
+    order: TrajectoryOrder,
+    window: PageWindow,
+  ): Promise<number> {
+    return this.repo.pageStoredChars(runId, filter, order, window);
+  }
+
   count(runId: number, filter: TrajectoryFilter): Promise<number> {
     return this.repo.count(runId, filter);
   }
