@@ -145,6 +145,11 @@ class Checker {
    * iterative walk (hostile nesting cannot overflow the stack), paths spelled only for what fails.
    */
   noNul(v: unknown, path: string): void {
+    if (nulFreeAndShallow(v)) return;
+    this.reportNul(v, path);
+  }
+  /** noNul's issues, with their paths: the walk that names what fails, run only when something does. */
+  private reportNul(v: unknown, path: string): void {
     type Node = { v: unknown; key: string | number; parent: Node | null; depth: number };
     const where = (n: Node, key?: string | number) => {
       const parts: Array<string | number> = key === undefined ? [] : [key];
@@ -179,6 +184,45 @@ class Checker {
         }
     }
   }
+}
+
+/**
+ * True when no string or key in v holds NUL and it nests at most MAX_ART_DEPTH levels: the check
+ * noNul makes, with no paths and no allocation per value (one iterative walk, as hostile nesting
+ * cannot overflow the stack).
+ */
+function nulFreeAndShallow(v: unknown): boolean {
+  if (typeof v === 'string') return !v.includes('\u0000');
+  if (typeof v !== 'object' || v === null) return true;
+  const values: unknown[] = [v];
+  const depths: number[] = [1];
+  while (values.length) {
+    const o = values.pop() as object;
+    const depth = depths.pop()!;
+    if (depth > MAX_ART_DEPTH) return false;
+    if (Array.isArray(o)) {
+      for (let i = 0; i < o.length; i++) {
+        const x: unknown = o[i];
+        if (typeof x === 'string') {
+          if (x.includes('\u0000')) return false;
+        } else if (typeof x === 'object' && x !== null) {
+          values.push(x);
+          depths.push(depth + 1);
+        }
+      }
+    } else
+      for (const k in o) {
+        if (k.includes('\u0000')) return false;
+        const x: unknown = (o as JsonObject)[k];
+        if (typeof x === 'string') {
+          if (x.includes('\u0000')) return false;
+        } else if (typeof x === 'object' && x !== null) {
+          values.push(x);
+          depths.push(depth + 1);
+        }
+      }
+  }
+  return true;
 }
 
 /** An item of messages_and_choices is a Choice when it carries a `message` and no `role` of its own. */

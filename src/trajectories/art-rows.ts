@@ -4,6 +4,7 @@
 import { hash } from 'node:crypto';
 
 import { firstUserText, seedViewMessages, type CheckedGroup, type JsonObject } from '../domain/art-trajectory';
+import { jsonText } from '../domain/json-text';
 
 export interface ArtTrajectoryRow {
   uuid: string;
@@ -39,18 +40,18 @@ export function artGroupRows(
 ): ArtGroupRows[] {
   return groups.map((g) => ({
     groupIndex: g.index,
-    art: JSON.stringify(g.group),
+    art: jsonText(g.group),
     trajectories: g.trajectories.map((t: JsonObject, position) => {
       const messages = seedViewMessages(t.messages_and_choices);
       return {
         uuid: derivedUuid('atelier-art-trajectory', runUuid, split, step, g.index, position),
         groupIndex: g.index,
         position,
-        taskInput: JSON.stringify({ step, input_text: firstUserText(messages), context: null }),
-        messages: JSON.stringify(messages),
+        taskInput: jsonText({ step, input_text: firstUserText(messages), context: null }),
+        messages: jsonText(messages),
         reward: typeof t.reward === 'number' && !pendingReward?.(t) ? t.reward : null,
-        metadata: JSON.stringify(t.metadata ?? {}),
-        art: JSON.stringify(t),
+        metadata: jsonText(t.metadata ?? {}),
+        art: jsonText(t),
       };
     }),
   }));

@@ -2,6 +2,7 @@
 import type { TrajectoryRow } from '../db/entities';
 import { parseJsonObject } from '../db/json';
 import { parseDate } from '../db/timestamps';
+import { jsonText } from '../domain/json-text';
 import type { TaskInput } from '../runs/run.model';
 
 export type { TaskInput };
@@ -34,7 +35,7 @@ export interface Trajectory {
 
 /** The seed serializes TaskInput with pydantic: {"step", "input_text", "context"}. */
 export function taskInputToJson(t: TaskInput): string {
-  return JSON.stringify({ step: t.step, input_text: t.inputText, context: t.context });
+  return jsonText({ step: t.step, input_text: t.inputText, context: t.context });
 }
 
 export function taskInputFromJson(text: string): TaskInput {
@@ -48,7 +49,7 @@ export function taskInputFromJson(text: string): TaskInput {
 
 /** Seed-shaped messages (recordTrajectories, the pipeline) as the `messages` column stores them. */
 export function messagesToJson(messages: TrajectoryMessage[]): string {
-  return JSON.stringify(messages.map((m) => ({ role: m.role, content: m.content })));
+  return jsonText(messages.map((m) => ({ role: m.role, content: m.content })));
 }
 
 /** The `messages` column: the seed's {role, content}, and for ART rows tool_calls, tool_call_id, name, trainable. */
