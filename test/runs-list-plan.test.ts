@@ -106,7 +106,8 @@ async function seed(s: TestServer) {
 }
 
 describe('planned runs list', () => {
-  const s = useTestServer({ pipeline: { stallTimeoutMs: 60_000 } });
+  // A timeout no test outlasts: only the check below, with the time it is given, marks a run stalled.
+  const s = useTestServer({ pipeline: { stallTimeoutMs: 3_600_000 } });
   let ids: Awaited<ReturnType<typeof seed>>;
   beforeAll(async () => {
     ids = await seed(s);
@@ -241,7 +242,7 @@ describe('planned runs list', () => {
   });
 
   it('gives the same data over SSE and graphql-ws', async () => {
-    // Without U+2028/U+2029: the SSE helper reads an event's data line with a regex, which ends lines there.
+    // Fields without U+2028/U+2029: the SSE helper reads an event's data line with a regex, which ends lines there.
     const q = both(`cursor node { uuid status tags metrics { avgReward } summary { name last } }`);
     for (const transport of TRANSPORTS) {
       const planned = await via(transport, s.url, q.planned, {});

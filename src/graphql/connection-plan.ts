@@ -78,13 +78,18 @@ export const dateTime = <S>(get: (s: S) => unknown, nullable = false) =>
     return `"${d.toISOString()}"`;
   });
 
-/** An enum: the stored value's GraphQL name; a value the enum does not have is graphql-js's error to give. */
-export const enumValue = <S>(get: (s: S) => unknown, names: ReadonlyMap<unknown, string>) =>
-  leaf<S>((s) => {
+/**
+ * An enum, from the values its definition maps its names to: the stored value's name; a value the
+ * enum does not have is graphql-js's error to give.
+ */
+export const enumValue = <S>(get: (s: S) => unknown, values: Readonly<Record<string, { value: unknown }>>) => {
+  const names = new Map(Object.entries(values).map(([name, v]) => [v.value, name]));
+  return leaf<S>((s) => {
     const name = names.get(get(s));
     if (name === undefined) throw new Unplannable();
     return JSON.stringify(name);
   });
+};
 
 /** The JSON scalar serializes values as they are; response-size counts an object as its JSON text. */
 export const json = <S>(get: (s: S) => unknown, nullable: boolean) =>
@@ -332,9 +337,9 @@ async function withEdges(result: ExecutionResult, run: Running, context: object)
     let edges = '[';
     try {
       for (let i = 0; i < sources.length; i++) edges += `${i ? ',' : ''}${root.writeEdge(sources[i], tally)}`;
-    } catch {
-      // Unplannable, or a derived value that threw: graphql-js, run unplanned, gives the field's error.
-      return null;
+    } catch (err) {
+      if (err instanceof Unplannable) return null;
+      throw err;
     }
     const connection = value as Record<string, unknown>;
     const written: Record<string, unknown> = {};

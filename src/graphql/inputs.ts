@@ -13,10 +13,13 @@ export const FloatRangeInput = builder.inputType('FloatRange', {
   validate: [(r) => r.min == null || r.max == null || r.min <= r.max, { message: 'min must not be greater than max' }],
 });
 
+/** RunMode's names and the values they stand for (runs/runs-list-plan.ts writes them too). */
+export const RUN_MODE_VALUES = { PIPELINE: { value: 'pipeline' }, TRACKED: { value: 'tracked' } } as const;
+
 export const RunModeEnum = builder.enumType('RunMode', {
   description:
     'PIPELINE: Atelier drives generation, rollouts, RULER scoring and training. TRACKED: a training script drives ART itself and reports into Atelier.',
-  values: { PIPELINE: { value: 'pipeline' }, TRACKED: { value: 'tracked' } } as const,
+  values: RUN_MODE_VALUES,
 });
 
 /** A split's name, as ART's `model.log(split=)` takes it: train, val, or any name. */

@@ -8,7 +8,6 @@ import { Kind, type FieldNode, type ValueNode } from 'graphql';
 
 import type { Context } from '../context';
 import type { RunActivityRow, RunSummaryRow } from '../db/entities';
-import { TRAINING_STATUSES } from '../domain/status-machine';
 import type { TrainingMetrics } from '../domain/training-metrics';
 import {
   boolean,
@@ -28,10 +27,11 @@ import {
   type FieldPlan,
 } from '../graphql/connection-plan';
 import { encodeGlobalId } from '../graphql/global-id';
-import { SPLIT_RULE } from '../graphql/inputs';
+import { RUN_MODE_VALUES, SPLIT_RULE } from '../graphql/inputs';
 import { lastActivityOf, runName, runTotalSteps, stalledSinceOf, summariesMatching } from './run-fields';
 import type { TrainingRun } from './run.model';
 import { RUN_LIMITS } from './run.rules';
+import { TRAINING_STATUS_VALUES } from './runs.graphql';
 
 /** A run of the page with what its loaders gave (only what the selection asks for is loaded). */
 interface PlannedRun {
@@ -44,12 +44,6 @@ interface PlannedEdge {
   readonly cursor: string;
   readonly node: PlannedRun;
 }
-
-const STATUS_NAMES = new Map(TRAINING_STATUSES.map((s) => [s, s.toUpperCase()]));
-const MODE_NAMES = new Map([
-  ['pipeline', 'PIPELINE'],
-  ['tracked', 'TRACKED'],
-]);
 
 const METRICS = object<TrainingMetrics>('TrainingMetrics', {
   totalTrajectories: int((m) => m.totalTrajectories),
@@ -120,7 +114,7 @@ const RUN_FIELDS: Record<string, FieldPlan<PlannedRun>> = {
   tags: stringList((p) => p.tags),
   group: string((p) => p.run.group, true),
   uuid: string((p) => p.run.uuid),
-  status: enumValue((p) => p.run.status, STATUS_NAMES),
+  status: enumValue((p) => p.run.status, TRAINING_STATUS_VALUES),
   modelName: string((p) => p.run.modelName),
   projectName: string((p) => p.run.projectName),
   trainedModelName: string((p) => p.run.trainedModelName, true),
@@ -137,7 +131,7 @@ const RUN_FIELDS: Record<string, FieldPlan<PlannedRun>> = {
   metrics: nested((p) => p.run.metrics, METRICS, true),
   error: string((p) => p.run.error, true),
   config: json((p) => p.run.config, false),
-  mode: enumValue((p) => p.run.mode, MODE_NAMES),
+  mode: enumValue((p) => p.run.mode, RUN_MODE_VALUES),
   currentStep: int((p) => p.run.currentStep, true),
   totalSteps: int((p) => runTotalSteps(p.run), true),
   backend: string((p) => p.run.backend, true),
@@ -145,7 +139,7 @@ const RUN_FIELDS: Record<string, FieldPlan<PlannedRun>> = {
   leaseExpiresAt: dateTime((p) => p.run.leaseExpiresAt, true),
   stalled: boolean((p) => stalledSinceOf(p.run, loaded(p.activity)) !== null),
   stalledSince: dateTime((p) => stalledSinceOf(p.run, loaded(p.activity)), true),
-  lastActivityAt: dateTime((p) => (p.run.mode === 'tracked' ? lastActivityOf(p.run, loaded(p.activity)) : null), true),
+  lastActivityAt: dateTime((p) => lastActivityOf(p.run, loaded(p.activity)), true),
   summary,
 };
 

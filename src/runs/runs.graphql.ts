@@ -24,13 +24,15 @@ import type { RunFilter, RunOrderField } from './runs.repo';
 import type { RunIdentityChanges } from './runs.service';
 import { trackingGuard } from './write-guard';
 
+/** TrainingStatus's names and the values they stand for (runs-list-plan.ts writes them too). */
+export const TRAINING_STATUS_VALUES = Object.fromEntries(
+  TRAINING_STATUSES.map((s) => [s.toUpperCase(), { value: s }]),
+) as Record<Uppercase<TrainingStatus>, { value: TrainingStatus }>;
+
 export const TrainingStatusEnum = builder.enumType('TrainingStatus', {
   description:
     'Where a run is in its lifecycle: PENDING → GENERATING → COLLECTING → SCORING → TRAINING → (COLLECTING …) → COMPLETED; FAILED or CANCELLED from any non-final state.',
-  values: Object.fromEntries(TRAINING_STATUSES.map((s) => [s.toUpperCase(), { value: s }])) as Record<
-    Uppercase<TrainingStatus>,
-    { value: TrainingStatus }
-  >,
+  values: TRAINING_STATUS_VALUES,
 });
 
 export const TrainingMetricsRef = builder.objectRef<TrainingMetrics>('TrainingMetrics').implement({
