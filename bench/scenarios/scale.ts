@@ -296,7 +296,7 @@ export const scenario: Scenario = {
       const missed = checks.slice(0, 3).filter((c) => !c.pass);
       if (missed.length)
         notes.push(
-          `**Why ${missed.length === 1 ? 'a target is' : 'targets are'} missed:** the SQL takes ${fmt(median(raw.first), 3)} / ${fmt(median(raw.deep), 3)} / ${fmt(median(raw.runs), 3)} ms (first page, deep page, runs list); on top of it Atelier turns the rows into objects (JSON columns parsed), writes the page's edges to JSON (a plan cached per document, src/trajectories/page-plan.ts, without graphql-js field execution; about ${fmt(PAGE * 3, 0)} messages a page, passed through as stored when seed-shaped), runs the rest of the operation through yoga and graphql-js, and sends the answer over loopback HTTP, which the statement alone does not do. The runs list goes through graphql-js field by field.`,
+          `**Why ${missed.length === 1 ? 'a target is' : 'targets are'} missed:** the SQL takes ${fmt(median(raw.first), 3)} / ${fmt(median(raw.deep), 3)} / ${fmt(median(raw.runs), 3)} ms (first page, deep page, runs list); on top of it Atelier turns the rows into objects (JSON columns parsed), writes the page's edges to JSON (a plan cached per document, src/trajectories/page-plan.ts, without graphql-js field execution; about ${fmt(PAGE * 3, 0)} messages a page, passed through as stored when seed-shaped), runs the rest of the operation through yoga and graphql-js, and sends the answer over loopback HTTP, which the statement alone does not do. The runs list's edges are written the same way (src/runs/runs-list-plan.ts).`,
         );
       return {
         status: 'measured',
