@@ -108,12 +108,14 @@ export async function migratedSqliteFile(path: string): Promise<string> {
   return path;
 }
 
-/** better-sqlite3 on a migrated file with the pragmas Atelier's writer uses (WAL, synchronous NORMAL). */
+/** better-sqlite3 on a migrated file with the pragmas Atelier's writer uses (WAL, synchronous NORMAL, a busy timeout). */
 export function rawConnection(path: string): BetterSqlite3.Database {
   const db = new BetterSqlite3(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // Wait for the server's writer (a deferred write, its checkpoint thread) as Atelier's writer waits, rather than failing a round.
+  db.pragma('busy_timeout = 10000');
   return db;
 }
 
