@@ -34,7 +34,11 @@ export async function rewardStatsOf(
 ): Promise<Map<string, RewardStats>> {
   const out = new Map<string, RewardStats>();
   const bySplit = new Map<string, number[]>();
-  for (const k of keys) bySplit.set(k.split, [...(bySplit.get(k.split) ?? []), k.step]);
+  for (const k of keys) {
+    const steps = bySplit.get(k.split);
+    if (steps) steps.push(k.step);
+    else bySplit.set(k.split, [k.step]);
+  }
   for (const [split, steps] of bySplit) {
     const rows: Array<{ step: number | string; reward: number | string | null }> = await em
       .getRepository(TrajectoryEntity)
@@ -45,9 +49,13 @@ export async function rewardStatsOf(
       .andWhere('t.step IN (:...steps)', { steps: [...new Set(steps)] })
       .getRawMany();
     const byStep = new Map<number, Array<number | null>>();
+    // Pushed, not spread into a new list per row: a step of n rows costs n, not n².
     for (const r of rows) {
       const step = Number(r.step);
-      byStep.set(step, [...(byStep.get(step) ?? []), r.reward === null ? null : Number(r.reward)]);
+      const reward = r.reward === null ? null : Number(r.reward);
+      const rewards = byStep.get(step);
+      if (rewards) rewards.push(reward);
+      else byStep.set(step, [reward]);
     }
     // count is every stored trajectory of the step; the statistics are over those with a reward.
     for (const [step, rewards] of byStep)
