@@ -2,6 +2,8 @@
 // what a measurement sees is the server's work and the loopback, not a client's set-up costs.
 import { Agent, request } from 'node:http';
 
+import { now } from './stats';
+
 export interface GraphQLClient {
   /** POSTs a prepared JSON body; resolves to the response text. */
   post(body: string): Promise<string>;
@@ -71,4 +73,19 @@ export async function createRun(
   if (data.createTrainingRun.__typename !== 'CreateTrainingRunPayload')
     throw new Error(`createTrainingRun: ${JSON.stringify(data.createTrainingRun)}`);
   return data.createTrainingRun.run;
+}
+
+/** Posts the bodies one after another (recordTrajectories or recordTrajectoryGroups), checking each payload; the total ms. */
+export async function postAll(
+  client: GraphQLClient,
+  bodies: string[],
+  expect: (reply: any) => boolean,
+): Promise<number> {
+  const started = now();
+  for (const body of bodies) {
+    const reply = JSON.parse(await client.post(body));
+    if (!expect(reply.data?.recordTrajectories ?? reply.data?.recordTrajectoryGroups))
+      throw new Error(`unexpected reply: ${JSON.stringify(reply).slice(0, 500)}`);
+  }
+  return now() - started;
 }

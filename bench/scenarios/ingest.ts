@@ -17,7 +17,7 @@ import {
   trajectoryRow,
   type TrajectoryInput,
 } from '../lib/datasets';
-import { createRun, graphqlClient, type GraphQLClient } from '../lib/http';
+import { createRun, graphqlClient, postAll } from '../lib/http';
 import { fmt, median, now, pairedRatio, spread } from '../lib/stats';
 import type { Scenario } from '../lib/types';
 import { startWorker } from '../lib/worker';
@@ -72,16 +72,6 @@ async function rawTarget(dir: string, name: string) {
       writeRun.run(run.metrics, 1);
     }),
   };
-}
-
-async function postAll(client: GraphQLClient, bodies: string[], expect: (reply: any) => boolean): Promise<number> {
-  const started = now();
-  for (const body of bodies) {
-    const reply = JSON.parse(await client.post(body));
-    if (!expect(reply.data?.recordTrajectories ?? reply.data?.recordTrajectoryGroups))
-      throw new Error(`unexpected reply: ${JSON.stringify(reply).slice(0, 500)}`);
-  }
-  return now() - started;
 }
 
 export const scenario: Scenario = {

@@ -20,7 +20,7 @@ import {
   trajectoryRow,
   type TrajectoryInput,
 } from '../lib/datasets';
-import { createRun, graphqlClient } from '../lib/http';
+import { createRun, graphqlClient, postAll } from '../lib/http';
 import { fmt, median, now, pairedRatio, spread } from '../lib/stats';
 import type { Scenario } from '../lib/types';
 import { startWorker } from '../lib/worker';
@@ -59,22 +59,21 @@ function fileLayout(path: string) {
   try {
     const objects = db
       .prepare(
-        `SELECT s.name AS name, m.type AS type, sum(s.pgsize) AS bytes, sum(s.payload) AS payload, sum(s.unused) AS unused
+        `SELECT s.name AS name, m.type AS type, sum(s.pgsize) AS bytes, sum(s.payload) AS payload, sum(s.unused) AS unused,
+           sum(s.pagetype = 'leaf') AS leaves
          FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY s.name ORDER BY bytes DESC`,
       )
-      .all() as Array<{ name: string; type: string; bytes: number; payload: number; unused: number }>;
+      .all() as Array<{ name: string; type: string; bytes: number; payload: number; unused: number; leaves: number }>;
     const trajectories = objects.find((o) => o.name === 'trajectories')!;
+    // Largest first, as the statement orders them.
     const indexes = objects.filter((o) => o.type === 'index' && /trajectories/.test(o.name));
-    const { leaves } = db
-      .prepare(`SELECT count(*) AS leaves FROM dbstat WHERE name = 'trajectories' AND pagetype = 'leaf'`)
-      .get() as { leaves: number };
     // Indexes whose last column is the id, which SQLite keeps in every index entry anyway (the rowid).
     const endingInId = (
       db
         .prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'trajectories' AND sql IS NOT NULL`)
         .all() as Array<{ sql: string }>
     ).filter((i) => /"id"\s*\)\s*$/.test(i.sql)).length;
-    return { trajectories, indexes, indexBytes: indexes.reduce((n, o) => n + o.bytes, 0), leaves, endingInId };
+    return { trajectories, indexes, indexBytes: indexes.reduce((n, o) => n + o.bytes, 0), endingInId };
   } finally {
     db.close();
   }
@@ -183,16 +182,16 @@ export const scenario: Scenario = {
               .map((t) => trajectoryRow(t, rawRun.databaseId, createdAt)),
           );
         }
-        const bodies = mine.map((b) =>
-          JSON.stringify({ query: RECORD, variables: { runId: run.id, trajectories: b } }),
-        );
+        const recordBody = (runId: string, b: TrajectoryInput[]) =>
+          JSON.stringify({ query: RECORD, variables: { runId, trajectories: b } });
+        const bodies = mine.map((b) => recordBody(run.id, b));
         // The bulk door: the same trajectories as ART JSON, a step of groups of GROUP per call.
         const bulk = makeTrajectories(BATCH * CALLS_PER_ROUND * 2, {
           messageBytes: LARGE_MESSAGE_BYTES,
           seed: 7000 + round,
         });
         const bulkSteps = Array.from({ length: CALLS_PER_ROUND }, (_, c) => 200_000 + round * 100 + c);
-        const bulkBodies = bulkSteps.map((step, c) => {
+        const groupsJson = bulkSteps.map((_, c) => {
           const slice = bulk.slice(c * BATCH, (c + 1) * BATCH);
           const groups = [];
           for (let g = 0; g * GROUP < slice.length; g++)
@@ -203,59 +202,34 @@ export const scenario: Scenario = {
               metrics: {},
               logs: [],
             });
-          return JSON.stringify({
-            query: RECORD_GROUPS,
-            variables: { runId: bulkRun.id, step, groupsJson: JSON.stringify(groups) },
-          });
+          return JSON.stringify(groups);
         });
+        const bulkBody = (runId: string, c: number) =>
+          JSON.stringify({ query: RECORD_GROUPS, variables: { runId, step: bulkSteps[c], groupsJson: groupsJson[c] } });
+        const bulkBodies = bulkSteps.map((_, c) => bulkBody(bulkRun.id, c));
         const rawBulk = bulkSteps.map((_, c) =>
           bulk.slice((CALLS_PER_ROUND + c) * BATCH, (CALLS_PER_ROUND + c + 1) * BATCH).map((t) => ({
             row: trajectoryRow(t, rawBulkRun.databaseId, createdAt),
             art: JSON.stringify(artTrajectory(t)),
           })),
         );
-        const refusedBodies = mine.map((b) =>
-          JSON.stringify({ query: RECORD, variables: { runId: noRun, trajectories: b } }),
-        );
-        const refusedBulkBodies = bulkBodies.map((body) => {
-          const parsed = JSON.parse(body);
-          return JSON.stringify({ ...parsed, variables: { ...parsed.variables, runId: noRun } });
-        });
-        const refusedAll = async (list: string[], field: string) => {
-          const t0 = now();
-          for (const body of list) {
-            const reply = JSON.parse(await client.post(body));
-            if (reply.data?.[field]?.__typename !== 'NotFoundError')
-              throw new Error(`unexpected reply: ${JSON.stringify(reply).slice(0, 300)}`);
-          }
-          return (now() - t0) / list.length;
-        };
+        const refusedBodies = mine.map((b) => recordBody(noRun, b));
+        const refusedBulkBodies = bulkSteps.map((_, c) => bulkBody(noRun, c));
+        // ms per call: each reply checked (stored all BATCH, or refused at the run lookup).
+        const perCall = async (list: string[], expect: (payload: any) => boolean) =>
+          (await postAll(client, list, expect)) / list.length;
+        const recordedAll = (p: any) => p?.recorded === BATCH;
+        const notFound = (p: any) => p?.__typename === 'NotFoundError';
         const steps = {
-          atelierApi: () => refusedAll(refusedBodies, 'recordTrajectories'),
-          bulkApi: () => refusedAll(refusedBulkBodies, 'recordTrajectoryGroups'),
-          atelier: async () => {
-            const t0 = now();
-            for (const body of bodies) {
-              const reply = JSON.parse(await client.post(body));
-              if (reply.data?.recordTrajectories?.recorded !== BATCH)
-                throw new Error(`unexpected reply: ${JSON.stringify(reply).slice(0, 300)}`);
-            }
-            return (now() - t0) / bodies.length;
-          },
+          atelierApi: () => perCall(refusedBodies, notFound),
+          bulkApi: () => perCall(refusedBulkBodies, notFound),
+          atelier: () => perCall(bodies, recordedAll),
           raw: async () => {
             const t0 = now();
             for (const batch of theirs) oneCall(batch);
             return (now() - t0) / theirs.length;
           },
-          bulk: async () => {
-            const t0 = now();
-            for (const body of bulkBodies) {
-              const reply = JSON.parse(await client.post(body));
-              if (reply.data?.recordTrajectoryGroups?.recorded !== BATCH)
-                throw new Error(`unexpected reply: ${JSON.stringify(reply).slice(0, 300)}`);
-            }
-            return (now() - t0) / bulkBodies.length;
-          },
+          bulk: () => perCall(bulkBodies, recordedAll),
           rawBulk: async () => {
             const t0 = now();
             rawBulk.forEach((rows, c) => oneBulkCall(bulkSteps[c], rows));
@@ -293,9 +267,8 @@ export const scenario: Scenario = {
       const mb = (bytes: number) => `${fmt(bytes / 1e6, 0)} MB`;
       const perRow = (bytes: number) => `${fmt(bytes / rows, 0)} B`;
       const table = layout.trajectories;
-      const biggest = [...layout.indexes].sort((a, b) => b.bytes - a.bytes);
       notes.push(
-        `Where the large file's bytes are (SQLite's dbstat, read before the ingest rounds): the trajectories table ${mb(table.bytes)} (${perRow(table.bytes)} a row), of which the rows themselves ${mb(table.payload)} (${perRow(table.payload)} a row: the messages, task input, metadata, uuid and dates as text, as the seed's from_row reads them) and free space ${mb(table.unused)} (a ${SQLITE_PAGE_SIZE / 1024} KB page holds ${fmt(rows / layout.leaves, 1)} rows of this size); its ${layout.indexes.length} indexes ${mb(layout.indexBytes)} (${biggest.map((o) => `${o.name} ${mb(o.bytes)}`).join(', ')}).`,
+        `Where the large file's bytes are (SQLite's dbstat, read before the ingest rounds): the trajectories table ${mb(table.bytes)} (${perRow(table.bytes)} a row), of which the rows themselves ${mb(table.payload)} (${perRow(table.payload)} a row: the messages, task input, metadata, uuid and dates as text, as the seed's from_row reads them) and free space ${mb(table.unused)} (a ${SQLITE_PAGE_SIZE / 1024} KB page holds ${fmt(rows / table.leaves, 1)} rows of this size); its ${layout.indexes.length} indexes ${mb(layout.indexBytes)} (${layout.indexes.map((o) => `${o.name} ${mb(o.bytes)}`).join(', ')}).`,
       );
       const apiShare = (total: number[], api: number[]) =>
         `${fmt(median(api), 1)} ms of it is API work alone (the same calls for a run that does not exist: read, parsed, checked and refused at the run lookup, in the same rounds), so building the rows and storing them take about ${fmt(median(total) - median(api), 1)} ms`;

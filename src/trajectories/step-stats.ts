@@ -19,6 +19,13 @@ export interface StepKey {
 }
 
 const keyOf = (k: StepKey) => `${k.split}\u0000${k.step}`;
+
+/** Adds the value to its key's list: pushed, not spread into a new list, so n values cost n, not n². */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
 const LOOKUP_CHUNK = 500;
 const INSERT_CHUNK = 100;
 
@@ -34,11 +41,7 @@ export async function rewardStatsOf(
 ): Promise<Map<string, RewardStats>> {
   const out = new Map<string, RewardStats>();
   const bySplit = new Map<string, number[]>();
-  for (const k of keys) {
-    const steps = bySplit.get(k.split);
-    if (steps) steps.push(k.step);
-    else bySplit.set(k.split, [k.step]);
-  }
+  for (const k of keys) pushTo(bySplit, k.split, k.step);
   for (const [split, steps] of bySplit) {
     const rows: Array<{ step: number | string; reward: number | string | null }> = await em
       .getRepository(TrajectoryEntity)
@@ -49,14 +52,7 @@ export async function rewardStatsOf(
       .andWhere('t.step IN (:...steps)', { steps: [...new Set(steps)] })
       .getRawMany();
     const byStep = new Map<number, Array<number | null>>();
-    // Pushed, not spread into a new list per row: a step of n rows costs n, not n².
-    for (const r of rows) {
-      const step = Number(r.step);
-      const reward = r.reward === null ? null : Number(r.reward);
-      const rewards = byStep.get(step);
-      if (rewards) rewards.push(reward);
-      else byStep.set(step, [reward]);
-    }
+    for (const r of rows) pushTo(byStep, Number(r.step), r.reward === null ? null : Number(r.reward));
     // count is every stored trajectory of the step; the statistics are over those with a reward.
     for (const [step, rewards] of byStep)
       out.set(keyOf({ split, step }), { ...rewardStats(rewards), count: rewards.length });
